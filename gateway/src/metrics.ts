@@ -1,0 +1,29 @@
+// Prometheus metrics of the HTTP edge: requests and latency per route and status.
+import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: "tongate_http_requests_total",
+    help: "HTTP requests answered, by route and status",
+    labelNames: ["route", "method", "status"],
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: "tongate_http_request_duration_seconds",
+    help: "Time from request start to the last byte of the answer, by route and status",
+    labelNames: ["route", "status"],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: "tongate_" });
+  }
+
+  observe(route: string, method: string, status: number, seconds: number): void {
+    const s = String(status);
+    this.requests.inc({ route, method, status: s });
+    this.latency.observe({ route, status: s }, seconds);
+  }
+}

@@ -1,0 +1,159 @@
+// tongate CLI: `start` (everything in one process), `serve` (services over
+// gRPC in their own process), `gateway` (the HTTP edge in front of upstreams).
+import {
+  ConfigError,
+  createLogger,
+  inProcessTransport,
+  parseListen,
+  parseOptions,
+  remoteTransport,
+  serveGrpc,
+  usage,
+  type Logger,
+  type OptionSpec,
+  type RunningService,
+} from "@tongate/runtime";
+import { Gateway, listenGateway, type Upstream } from "@tongate/gateway";
+import { findService, serviceModules } from "./services.js";
+
+const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
+const gatewayOptions: OptionSpec[] = [
+  { name: "port", default: "8081", description: "HTTP port of the gateway" },
+  { name: "host", default: "0.0.0.0", description: "address the gateway listens on" },
+  { name: "call-timeout-ms", default: "10000", description: "deadline of one service call" },
+  { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
+];
+
+const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
+  start: {
+    summary: "run every service and the gateway in one process (embedded mode)",
+    options: [...gatewayOptions, ...common],
+    async run(o, log) {
+      const running = await Promise.all(serviceModules.map(async (m) => ({ module: m, running: await m.start({ log: log.child({ service: m.name }), options: o }) })));
+      const upstreams = running.map((r) => ({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) }));
+      const stopGateway = await startGateway(o, log, upstreams);
+      return async () => {
+        await stopGateway();
+        await closeAll(running.map((r) => r.running));
+      };
+    },
+  },
+  serve: {
+    summary: "run services in this process, answering gRPC (and Connect) on --listen",
+    options: [
+      { name: "service", repeated: true, description: `service to run (${serviceModules.map((s) => s.name).join(", ")})` },
+      { name: "listen", default: "127.0.0.1:9090", description: "HOST:PORT of the gRPC server" },
+      ...common,
+    ],
+    async run(o, log) {
+      const names = (o.service as string[] | undefined) ?? serviceModules.map((s) => s.name);
+      const services = await Promise.all(
+        names.map(async (n) => {
+          const module = findService(n);
+          return { module, running: await module.start({ log: log.child({ service: n }), options: o }) };
+        }),
+      );
+      const server = await serveGrpc(services, parseListen(o.listen as string));
+      log.info({ services: names, listen: `${server.address.host}:${server.address.port}` }, "services listening (gRPC)");
+      return async () => {
+        await server.close();
+        await closeAll(services.map((s) => s.running));
+      };
+    },
+  },
+  gateway: {
+    summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, ...common],
+    async run(o, log) {
+      const remote = new Map<string, string>();
+      for (const u of (o.upstream as string[] | undefined) ?? []) {
+        const i = u.indexOf("=");
+        if (i < 1) throw new ConfigError(`--upstream "${u}" is not NAME=URL`);
+        remote.set(findService(u.slice(0, i)).name, u.slice(i + 1));
+      }
+      const local: RunningService[] = [];
+      const upstreams: Upstream[] = [];
+      for (const m of serviceModules) {
+        const url = remote.get(m.name);
+        if (url) {
+          upstreams.push({ service: m.service, transport: remoteTransport(url) });
+          log.info({ service: m.name, url }, "upstream");
+        } else {
+          const running = await m.start({ log: log.child({ service: m.name }), options: o });
+          local.push(running);
+          upstreams.push({ service: m.service, transport: inProcessTransport(m.service, running) });
+        }
+      }
+      const stopGateway = await startGateway(o, log, upstreams);
+      return async () => {
+        await stopGateway();
+        await closeAll(local);
+      };
+    },
+  },
+};
+
+async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[]): Promise<() => Promise<void>> {
+  const gateway = new Gateway({
+    upstreams,
+    log: log.child({ component: "gateway" }),
+    callTimeoutMs: Number(o["call-timeout-ms"]),
+    maxBodyBytes: Number(o["max-body-bytes"]),
+  });
+  const port = Number(o.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port ${o.port} is not a port number`);
+  const server = await listenGateway(gateway, { host: o.host as string, port });
+  log.info({ url: `http://${server.address.host}:${server.address.port}`, routes: gateway.routes.byPath.size }, "gateway listening");
+  return () => server.close();
+}
+
+async function closeAll(services: RunningService[]) {
+  await Promise.all(services.map((s) => s.close?.()));
+}
+
+function help(): string {
+  const lines = ["usage: tongate <command> [options]", ""];
+  for (const [name, c] of Object.entries(commands)) lines.push(`tongate ${name}: ${c.summary}`, usage(c.options), "");
+  return lines.join("\n");
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command || rest.includes("--help")) {
+    process.stdout.write(help() + "\n");
+    process.exitCode = command || name === "--help" || name === "help" ? 0 : 2;
+    return;
+  }
+  let log: Logger | undefined;
+  try {
+    const o = parseOptions(rest, command.options);
+    log = createLogger({ level: o["log-level"] as string });
+    const stop = await command.run(o, log);
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log!.info({ signal }, "shutting down");
+      stop().then(
+        () => {
+          log!.info("stopped");
+          process.exit(0);
+        },
+        (err: unknown) => {
+          log!.error({ err }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+  } catch (err) {
+    if (err instanceof ConfigError || (err instanceof Error && err.message.startsWith("unknown service"))) {
+      process.stderr.write(`tongate ${name}: ${err.message}\n`);
+      process.exit(2);
+    }
+    (log ?? createLogger()).fatal({ err }, "failed to start");
+    process.exit(1);
+  }
+}

@@ -1,0 +1,11 @@
+// Every service module tongate can host, by name.
+import { liteProxyService } from "@tongate/lite-proxy";
+import type { ServiceModule } from "@tongate/runtime";
+
+export const serviceModules: ServiceModule[] = [liteProxyService as unknown as ServiceModule];
+
+export function findService(name: string): ServiceModule {
+  const m = serviceModules.find((s) => s.name === name);
+  if (!m) throw new Error(`unknown service "${name}"; known: ${serviceModules.map((s) => s.name).join(", ")}`);
+  return m;
+}

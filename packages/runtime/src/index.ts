@@ -1,0 +1,5 @@
+export * from "./api-error.js";
+export * from "./config.js";
+export * from "./host.js";
+export * from "./log.js";
+export * from "./service.js";
