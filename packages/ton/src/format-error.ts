@@ -1,0 +1,45 @@
+// The base class of the errors thrown for malformed client input (addresses,
+// hashes). A service turns them into HTTP 422.
+
+//
+// `message` says what is wrong with the given value, as a lower-case sentence
+// fragment without a final period (e.g. "checksum mismatch"), so that callers
+// can embed it: `${param}: "…" is not a TON address: ${e.message}. Accepted:
+// ${e.acceptedForms}`. It never echoes the whole input (callers show it).
+export abstract class TonFormatError extends Error {
+  /** The forms the parser accepts, for the same sentence. */
+  abstract readonly acceptedForms: string;
+}
+
+const PRINTABLE_MIN = 0x21;
+const PRINTABLE_MAX = 0x7e;
+
+/** A character for an error message: 'x' when printable ASCII, else U+XXXX. */
+export function describeChar(s: string, i: number): string {
+  const c = s.codePointAt(i) ?? 0;
+  if (c >= PRINTABLE_MIN && c <= PRINTABLE_MAX) return c === 0x27 ? `"'"` : `'${String.fromCharCode(c)}'`;
+  return `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** Whitespace as String.prototype.trim sees it, plus the C0 controls. */
+export function isSpaceLike(c: number): boolean {
+  return (
+    c <= 0x20 ||
+    c === 0x7f ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** True when the first or the last character is whitespace (or a control). */
+export function hasOuterSpace(s: string): boolean {
+  return s.length > 0 && (isSpaceLike(s.charCodeAt(0)) || isSpaceLike(s.charCodeAt(s.length - 1)));
+}

@@ -1,0 +1,5 @@
+// @tongate/ton: TON formats with no network: addresses, hashes, checksums.
+export * from "./address.js";
+export * from "./hash.js";
+export { crc16 } from "./crc16.js";
+export { TonFormatError } from "./format-error.js";
