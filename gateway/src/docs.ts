@@ -34,7 +34,8 @@ export class ApiDocs {
   constructor(private readonly routes: RouteTable) {}
 
   /** Answers the documentation paths; false for any other path. */
-  serve(path: string, res: ServerResponse): boolean {
+  serve(path: string, method: string, res: ServerResponse): boolean {
+    if (method !== "GET" && method !== "HEAD") return false;
     if (path === "/api/v2/openapi.json" || path === "/api/v3/openapi.json") {
       const flavour = path.startsWith("/api/v2") ? "v2" : "v3";
       let body = this.specs.get(flavour);

@@ -134,7 +134,7 @@ export class Gateway {
         if (method !== "POST") return this.error("v2", 405, `method ${method} is not supported by ${JSON_RPC_PATH}; use POST`, "jsonRPC");
         return this.jsonRpc(req);
     }
-    if (this.docs.serve(path, res)) return null;
+    if (this.docs.serve(path, method, res)) return null;
 
     const methods = this.routes.byPath.get(path);
     if (!methods) return this.error(flavour, 404, `Not Found: ${path.slice(0, 200)} is not a method of this API`, "unmatched");

@@ -63,7 +63,7 @@ afterAll(async () => {
 describe("gateway and lite-proxy as two processes", () => {
   it("answers a utility over HTTP → gRPC", async () => {
     const res = await fetch(`${url}/api/v2/detectAddress?address=0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8`);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(res.status).toBe(200);
     expect(body.result.bounceable.b64).toBe("EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N");
   });
@@ -71,7 +71,7 @@ describe("gateway and lite-proxy as two processes", () => {
   it("carries service errors and their HTTP status across the process boundary", async () => {
     const res = await fetch(`${url}/api/v2/getAddressInformation?address=EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N`);
     expect(res.status).toBe(501);
-    expect((await res.json()).error).toContain("getAddressInformation");
+    expect(((await res.json()) as any).error).toContain("getAddressInformation");
   });
 
   it("shuts down gracefully on SIGTERM", async () => {

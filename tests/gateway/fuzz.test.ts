@@ -57,7 +57,8 @@ export function fuzzCases(seed: number, n: number) {
     const params: Record<string, unknown> = {};
     for (let k = Math.floor(r() * 4); k > 0; k--) params[pick(PARAMS)] = junk();
     if (kind === 0) {
-      const qs = Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === "string" ? v : JSON.stringify(v) ?? "")}`).join("&");
+      const enc = (x: string) => encodeURIComponent(x.toWellFormed());
+      const qs = Object.entries(params).map(([k, v]) => `${enc(k)}=${enc(typeof v === "string" ? v : JSON.stringify(v) ?? "")}`).join("&");
       cases.push({ method: "GET", path: `/api/v2/${m}?${qs}` });
     } else if (kind === 1) {
       cases.push({ method: "POST", path: `/api/v2/${m}`, body: JSON.stringify(params) });
@@ -86,6 +87,7 @@ describe("fuzz", () => {
           const res = await fetch(t.url + c.path, { method: c.method, body: c.body, headers: { "content-type": c.contentType ?? "application/json" } });
           const text = await res.text();
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (c.method === "GET" && /^\/api\/v[23]\/?(\?|$)/.test(c.path) && res.status === 200) return; // Swagger UI
           let body: any;
           try {
             body = JSON.parse(text);
