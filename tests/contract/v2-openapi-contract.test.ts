@@ -168,15 +168,15 @@ function kindOf(s: Schema): Kind {
     case "string":
       if (/int64/.test(cpp)) return "int64string";
       if (/int256/.test(cpp)) return "decimal";
-      if (/ton_hash\b|TonHash/.test(cpp)) return "base64";
+      if (/(ton_hash|schemas\/TonHash)(?=\s|$)/.test(cpp)) return "base64";
       return "string";
   }
   if (r.properties) return "object";
   return "any";
 }
 
-const isAddressSchema = (s: Schema) => refName(s) === "TonAddr" || /ton_addr\b|TonAddr"?$/.test(cppOf(s));
-const isHashSchema = (s: Schema) => refName(s) === "TonHash" || /ton_hash\b|schemas\/TonHash$/.test(cppOf(s));
+const isAddressSchema = (s: Schema) => refName(s) === "TonAddr" || /(ton_addr|schemas\/TonAddr)(?=\s|$)/.test(cppOf(s));
+const isHashSchema = (s: Schema) => refName(s) === "TonHash" || /(ton_hash|schemas\/TonHash)(?=\s|$)/.test(cppOf(s));
 
 // ---------------------------------------------------------------------------
 // Descriptor helpers
