@@ -1,16 +1,12 @@
-// Transports between the gateway and services. Embedded mode: an in-process
-// Connect transport over the service's router (same serialization and error
-// path as the wire, no socket). Distributed mode: gRPC over HTTP/2. Callers get
-// the same generated clients in both modes.
+// Transports between the gateway and services. Embedded mode: the in-process
+// transport (in-process-transport.ts). Distributed mode: gRPC over HTTP/2.
+// Callers get the same generated clients in both modes.
 import http2 from "node:http2";
-import type { DescService } from "@bufbuild/protobuf";
-import { createRouterTransport, type ConnectRouter, type Transport } from "@connectrpc/connect";
+import type { ConnectRouter, Transport } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import type { RunningService, ServiceModule } from "./service.js";
 
-export function inProcessTransport(service: DescService, running: RunningService): Transport {
-  return createRouterTransport((router) => router.service(service, running.impl));
-}
+export { inProcessTransport } from "./in-process-transport.js";
 
 export function remoteTransport(baseUrl: string): Transport {
   return createGrpcTransport({ baseUrl });
