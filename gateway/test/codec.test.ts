@@ -397,15 +397,12 @@ describe("deep nesting", () => {
       // Built without JSON text: JSON.stringify itself would overflow the stack at the largest depth.
       const stack = [nestedTuple(depth)];
       const e = inputError(() => parseBody(RunGetMethodStdRequestSchema, { address: RAW, method: "seqno", stack }, v2));
-      // The path may end in a stray "." (see the next test).
-      expect(e.message, `depth ${depth}`).toMatch(/^stack\[0\](?:\.tuple\.elements\[0\])+\.?: nested too deeply$/);
+      expect(e.message, `depth ${depth}`).toMatch(/^stack\[0\](?:\.tuple\.elements\[0\])+: nested too deeply$/);
     }
   });
 
-  // Known bug: objectInit reports the path it was given for its fields, which
-  // ends in "." ("stack[0].tuple.elements[0].: nested too deeply"). Flip to it()
-  // once parse.ts strips it.
-  it.fails("names the too-deep path without a trailing dot", () => {
+  // The path of a nested message ends in "." for its fields; the message drops it.
+  it("names the too-deep path without a trailing dot", () => {
     const e = inputError(() => parseBody(RunGetMethodStdRequestSchema, { address: RAW, method: "seqno", stack: [nestedTuple(16)] }, v2));
     expect(e.message).toBe(`stack[0]${".tuple.elements[0]".repeat(16)}: nested too deeply`);
   });
@@ -428,11 +425,9 @@ describe("deep nesting", () => {
     }
   });
 
-  // Known bug: a legacy stack entry (google.protobuf.Value/ListValue) is decoded
-  // by protobuf-es's fromJson without parse.ts's depth limit, so arrays nested
-  // 33 to ~49 deep are taken, and deeper ones hit protobuf-es's own recursion
-  // limit (100), reported as "expected a JSON array". Flip to it() once fixed.
-  it.fails("applies the 32-level limit to runGetMethod's legacy stack too", () => {
+  // Legacy stack entries (google.protobuf.Value/ListValue) are decoded by
+  // protobuf-es's fromJson, under the same depth limit as the rest of the body.
+  it("applies the 32-level limit to runGetMethod's legacy stack too", () => {
     const e = inputError(() => parseBody(RunGetMethodRequestSchema, { address: RAW, method: "seqno", stack: [nestedList(40)] }, v2));
     expect(e.message).toMatch(/^stack\[0\]: nested too deeply$/);
   });

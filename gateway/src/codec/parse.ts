@@ -61,7 +61,7 @@ export function parseBody(desc: DescMessage, body: unknown, opts: ParseOptions):
 }
 
 function objectInit(desc: DescMessage, obj: Record<string, JsonValue>, path: string, opts: ParseOptions, depth: number): Record<string, unknown> {
-  if (depth > MAX_DEPTH) throw new InputError(`${path || "body"}: nested too deeply`);
+  if (depth > MAX_DEPTH) throw new InputError(`${path.replace(/\.$/, "") || "body"}: nested too deeply`);
   const c = conventionOf(desc);
   const init: Record<string, unknown> = {};
   const given = new Set<string>();
@@ -118,8 +118,9 @@ function messageFrom(desc: DescMessage, value: JsonValue, path: string, opts: Pa
     case "google.protobuf.Value":
     case "google.protobuf.ListValue":
       try {
-        return fromJson(desc, value);
-      } catch {
+        return fromJson(desc, value, { recursionLimit: MAX_DEPTH - depth });
+      } catch (e) {
+        if (e instanceof Error && e.message.includes("maximum recursion depth")) throw new InputError(`${path}: nested too deeply`);
         throw new InputError(`${path}: expected a JSON ${desc.typeName === "google.protobuf.ListValue" ? "array" : "value"}`);
       }
   }
