@@ -490,17 +490,21 @@ function checkResponse(c: Checker, path: string, verb: string, op: Operation, me
   }
   const kind = kindOf(result);
   const unwrap = desc.fields.filter((f) => getOption(f, json).unwrap);
+  if (unwrap.length) {
+    // The result is the single unwrapped field's value: a bare value, a list, or a shared message.
+    if (desc.fields.length !== 1 || unwrap.length !== 1) {
+      c.report(`${where}: ${desc.typeName} unwraps ${unwrap.map((f) => f.name).join(", ")} but must hold exactly one field to do so`);
+      return;
+    }
+    c.compareValue(result, unwrap[0]!, where, "response");
+    return;
+  }
   if (kind === "object" || kind === "union") {
-    if (unwrap.length) c.report(`${where}: v2.json's result is an object, but ${desc.typeName} unwraps ${unwrap.map((f) => f.name).join(", ")}`);
     if (kind === "object") c.compareObject(flatten(result), desc, where, "response");
     else c.compareUnion(result, desc, where, "response");
     return;
   }
-  if (desc.fields.length !== 1 || unwrap.length !== 1) {
-    c.report(`${where}: v2.json's result is ${kind === "array" ? "an array" : `a bare ${kind}`}, so ${desc.typeName} must hold a single field marked (json).unwrap`);
-    return;
-  }
-  c.compareValue(result, unwrap[0]!, where, "response");
+  c.report(`${where}: v2.json's result is ${kind === "array" ? "an array" : `a bare ${kind}`}, so ${desc.typeName} must hold a single field marked (json).unwrap`);
 }
 
 function checkAll(): Checker {

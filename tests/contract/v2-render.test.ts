@@ -371,8 +371,11 @@ class Oracle {
   result(desc: DescMessage, msg: AnyMessage, out: JsonValue, path = "result") {
     const unwrap = unwrapOf(desc);
     this.seen?.messages.add(desc.typeName);
-    if (unwrap) this.field(unwrap, msg[unwrap.localName], out, path);
-    else this.message(desc, msg, out, path);
+    if (!unwrap) return this.message(desc, msg, out, path);
+    let value = msg[unwrap.localName];
+    // An unset message result renders as that message with its defaults.
+    if (value === undefined && unwrap.fieldKind === "message") value = create(unwrap.message);
+    this.field(unwrap, value, out, path);
   }
 
   message(desc: DescMessage, msg: AnyMessage, out: JsonValue, path: string) {

@@ -3,7 +3,7 @@
 // (or a declared key), "@type" first from the tl_type option, unions rendered as
 // their set variant, bare results unwrapped. Implicit-presence fields are always
 // emitted, as toncenter emits them; optional ones only when set.
-import { ScalarType, toJson, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import { create, ScalarType, toJson, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { conventionOf } from "./conventions.js";
 
@@ -11,7 +11,13 @@ type AnyMessage = Record<string, unknown>;
 
 export function renderResult(desc: DescMessage, msg: unknown): JsonValue {
   const c = conventionOf(desc);
-  if (c.unwrap) return renderField(c.unwrap.field, (msg as AnyMessage)[c.unwrap.field.localName]);
+  if (c.unwrap) {
+    const field = c.unwrap.field;
+    const value = (msg as AnyMessage)[field.localName];
+    // An unset message result renders as that message with its defaults, like any result object.
+    if (value === undefined) return field.fieldKind === "message" ? renderMessageValue(field.message, create(field.message)) : null;
+    return renderField(field, value);
+  }
   return renderMessage(desc, msg as AnyMessage);
 }
 

@@ -18,7 +18,7 @@ import type { Message as Message$1 } from "@bufbuild/protobuf";
  * Describes the file tongate/v2/transactions.proto.
  */
 export const file_tongate_v2_transactions: GenFile = /*@__PURE__*/
-  fileDesc("Ch10b25nYXRlL3YyL3RyYW5zYWN0aW9ucy5wcm90bxIKdG9uZ2F0ZS52MiI/CgpNc2dEYXRhUmF3EgwKBGJvZHkYASABKAwSEgoKaW5pdF9zdGF0ZRgCIAEoDDoPyvMYC21zZy5kYXRhUmF3Ii0KC01zZ0RhdGFUZXh0EgwKBHRleHQYASABKAw6EMrzGAxtc2cuZGF0YVRleHQiPwoUTXNnRGF0YURlY3J5cHRlZFRleHQSDAoEdGV4dBgBIAEoDDoZyvMYFW1zZy5kYXRhRGVjcnlwdGVkVGV4dCI/ChRNc2dEYXRhRW5jcnlwdGVkVGV4dBIMCgR0ZXh0GAEgASgMOhnK8xgVbXNnLmRhdGFFbmNyeXB0ZWRUZXh0IuIBCgdNc2dEYXRhEiUKA3JhdxgBIAEoCzIWLnRvbmdhdGUudjIuTXNnRGF0YVJhd0gAEicKBHRleHQYAiABKAsyFy50b25nYXRlLnYyLk1zZ0RhdGFUZXh0SAASOgoOZGVjcnlwdGVkX3RleHQYAyABKAsyIC50b25nYXRlLnYyLk1zZ0RhdGFEZWNyeXB0ZWRUZXh0SAASOgoOZW5jcnlwdGVkX3RleHQYBCABKAsyIC50b25nYXRlLnYyLk1zZ0RhdGFFbmNyeXB0ZWRUZXh0SAA6BNjzGAFCCQoHdmFyaWFudCLDAgoKTWVzc2FnZVN0ZBIMCgRoYXNoGAEgASgMEioKBnNvdXJjZRgCIAEoCzIaLnRvbmdhdGUudjIuQWNjb3VudEFkZHJlc3MSLwoLZGVzdGluYXRpb24YAyABKAsyGi50b25nYXRlLnYyLkFjY291bnRBZGRyZXNzEg0KBXZhbHVlGAQgASgDEjoKEGV4dHJhX2N1cnJlbmNpZXMYBSADKAsyIC50b25nYXRlLnYyLkV4dHJhQ3VycmVuY3lCYWxhbmNlEg8KB2Z3ZF9mZWUYBiABKAMSDwoHaWhyX2ZlZRgHIAEoAxISCgpjcmVhdGVkX2x0GAggASgDEhEKCWJvZHlfaGFzaBgJIAEoDBIlCghtc2dfZGF0YRgKIAEoCzITLnRvbmdhdGUudjIuTXNnRGF0YToPyvMYC3Jhdy5tZXNzYWdlIuYCCgdNZXNzYWdlEgwKBGhhc2gYASABKAwSDgoGc291cmNlGAIgASgJEhMKC2Rlc3RpbmF0aW9uGAMgASgJEg0KBXZhbHVlGAQgASgDEjoKEGV4dHJhX2N1cnJlbmNpZXMYBSADKAsyIC50b25nYXRlLnYyLkV4dHJhQ3VycmVuY3lCYWxhbmNlEg8KB2Z3ZF9mZWUYBiABKAMSDwoHaWhyX2ZlZRgHIAEoAxISCgpjcmVhdGVkX2x0GAggASgDEhEKCWJvZHlfaGFzaBgJIAEoDBIlCghtc2dfZGF0YRgKIAEoCzITLnRvbmdhdGUudjIuTXNnRGF0YRIUCgdtZXNzYWdlGAsgASgJSACIAQESIQoUbWVzc2FnZV9kZWNvZGVfZXJyb3IYDCABKAlIAYgBAToPyvMYC2V4dC5tZXNzYWdlQgoKCF9tZXNzYWdlQhcKFV9tZXNzYWdlX2RlY29kZV9lcnJvciLBAgoOVHJhbnNhY3Rpb25TdGQSKwoHYWRkcmVzcxgBIAEoCzIaLnRvbmdhdGUudjIuQWNjb3VudEFkZHJlc3MSDQoFdXRpbWUYAiABKAUSDAoEZGF0YRgDIAEoDBI5Cg50cmFuc2FjdGlvbl9pZBgEIAEoCzIhLnRvbmdhdGUudjIuSW50ZXJuYWxUcmFuc2FjdGlvbklkEgsKA2ZlZRgFIAEoAxITCgtzdG9yYWdlX2ZlZRgGIAEoAxIRCglvdGhlcl9mZWUYByABKAMSKwoGaW5fbXNnGAggASgLMhYudG9uZ2F0ZS52Mi5NZXNzYWdlU3RkSACIAQESKAoIb3V0X21zZ3MYCSADKAsyFi50b25nYXRlLnYyLk1lc3NhZ2VTdGQ6E8rzGA9yYXcudHJhbnNhY3Rpb25CCQoHX2luX21zZyLVAgoOVHJhbnNhY3Rpb25FeHQSKwoHYWRkcmVzcxgBIAEoCzIaLnRvbmdhdGUudjIuQWNjb3VudEFkZHJlc3MSDwoHYWNjb3VudBgCIAEoCRINCgV1dGltZRgDIAEoBRIMCgRkYXRhGAQgASgMEjkKDnRyYW5zYWN0aW9uX2lkGAUgASgLMiEudG9uZ2F0ZS52Mi5JbnRlcm5hbFRyYW5zYWN0aW9uSWQSCwoDZmVlGAYgASgDEhMKC3N0b3JhZ2VfZmVlGAcgASgDEhEKCW90aGVyX2ZlZRgIIAEoAxIrCgZpbl9tc2cYCSABKAsyFi50b25nYXRlLnYyLk1lc3NhZ2VTdGRIAIgBARIoCghvdXRfbXNncxgKIAMoCzIWLnRvbmdhdGUudjIuTWVzc2FnZVN0ZDoWyvMYEnJhdy50cmFuc2FjdGlvbkV4dEIJCgdfaW5fbXNnIskCCgtUcmFuc2FjdGlvbhIrCgdhZGRyZXNzGAEgASgLMhoudG9uZ2F0ZS52Mi5BY2NvdW50QWRkcmVzcxIPCgdhY2NvdW50GAIgASgJEg0KBXV0aW1lGAMgASgFEgwKBGRhdGEYBCABKAwSOQoOdHJhbnNhY3Rpb25faWQYBSABKAsyIS50b25nYXRlLnYyLkludGVybmFsVHJhbnNhY3Rpb25JZBILCgNmZWUYBiABKAMSEwoLc3RvcmFnZV9mZWUYByABKAMSEQoJb3RoZXJfZmVlGAggASgDEigKBmluX21zZxgJIAEoCzITLnRvbmdhdGUudjIuTWVzc2FnZUgAiAEBEiUKCG91dF9tc2dzGAogAygLMhMudG9uZ2F0ZS52Mi5NZXNzYWdlOhPK8xgPZXh0LnRyYW5zYWN0aW9uQgkKB19pbl9tc2ciWgoJU2hvcnRUeElkEgwKBG1vZGUYASABKAUSDwoHYWNjb3VudBgCIAEoCRIKCgJsdBgDIAEoAxIMCgRoYXNoGAQgASgMOhTK8xgQYmxvY2tzLnNob3J0VHhJZCLfAgobR2V0QmxvY2tUcmFuc2FjdGlvbnNSZXF1ZXN0EhkKCXdvcmtjaGFpbhgBIAEoBUIG0vMYAggBEhUKBXNoYXJkGAIgASgDQgbS8xgCCAESFwoFc2Vxbm8YAyABKAVCCNLzGAQIARABEh4KCXJvb3RfaGFzaBgEIAEoCUIG0vMYAjgCSACIAQESHgoJZmlsZV9oYXNoGAUgASgJQgbS8xgCOAJIAYgBARIdCghhZnRlcl9sdBgGIAEoA0IG0vMYAhABSAKIAQESFwoKYWZ0ZXJfaGFzaBgHIAEoCUgDiAEBEh0KBWNvdW50GAggASgFQgnS8xgFEAEYkE5IBIgBAToc0vMYGBoWCghhZnRlcl9sdAoKYWZ0ZXJfaGFzaEIMCgpfcm9vdF9oYXNoQgwKCl9maWxlX2hhc2hCCwoJX2FmdGVyX2x0Qg0KC19hZnRlcl9oYXNoQggKBl9jb3VudCKyAQocR2V0QmxvY2tUcmFuc2FjdGlvbnNSZXNwb25zZRIlCgJpZBgBIAEoCzIZLnRvbmdhdGUudjIuVG9uQmxvY2tJZEV4dBIRCglyZXFfY291bnQYAiABKAUSEgoKaW5jb21wbGV0ZRgDIAEoCBIrCgx0cmFuc2FjdGlvbnMYBCADKAsyFS50b25nYXRlLnYyLlNob3J0VHhJZDoXyvMYE2Jsb2Nrcy50cmFuc2FjdGlvbnMi4gIKHkdldEJsb2NrVHJhbnNhY3Rpb25zRXh0UmVxdWVzdBIZCgl3b3JrY2hhaW4YASABKAVCBtLzGAIIARIVCgVzaGFyZBgCIAEoA0IG0vMYAggBEhcKBXNlcW5vGAMgASgFQgjS8xgECAEQARIeCglyb290X2hhc2gYBCABKAlCBtLzGAI4AkgAiAEBEh4KCWZpbGVfaGFzaBgFIAEoCUIG0vMYAjgCSAGIAQESHQoIYWZ0ZXJfbHQYBiABKANCBtLzGAIQAUgCiAEBEhcKCmFmdGVyX2hhc2gYByABKAlIA4gBARIdCgVjb3VudBgIIAEoBUIJ0vMYBRABGJBOSASIAQE6HNLzGBgaFgoIYWZ0ZXJfbHQKCmFmdGVyX2hhc2hCDAoKX3Jvb3RfaGFzaEIMCgpfZmlsZV9oYXNoQgsKCV9hZnRlcl9sdEINCgtfYWZ0ZXJfaGFzaEIICgZfY291bnQivQEKH0dldEJsb2NrVHJhbnNhY3Rpb25zRXh0UmVzcG9uc2USJQoCaWQYASABKAsyGS50b25nYXRlLnYyLlRvbkJsb2NrSWRFeHQSEQoJcmVxX2NvdW50GAIgASgFEhIKCmluY29tcGxldGUYAyABKAgSMAoMdHJhbnNhY3Rpb25zGAQgAygLMhoudG9uZ2F0ZS52Mi5UcmFuc2FjdGlvbkV4dDoayvMYFmJsb2Nrcy50cmFuc2FjdGlvbnNFeHQi/AEKFkdldFRyYW5zYWN0aW9uc1JlcXVlc3QSGQoHYWRkcmVzcxgBIAEoCUII0vMYBAgBOAESHQoFbGltaXQYAiABKAVCCdLzGAUQARjoB0gAiAEBEhcKAmx0GAMgASgDQgbS8xgCEABIAYgBARIZCgRoYXNoGAQgASgJQgbS8xgCOAJIAogBARIaCgV0b19sdBgFIAEoA0IG0vMYAhAASAOIAQESFQoIYXJjaGl2YWwYBiABKAhIBIgBAToQ0vMYDBoKCgJsdAoEaGFzaEIICgZfbGltaXRCBQoDX2x0QgcKBV9oYXNoQggKBl90b19sdEILCglfYXJjaGl2YWwiSgoXR2V0VHJhbnNhY3Rpb25zUmVzcG9uc2USLwoGcmVzdWx0GAEgAygLMhcudG9uZ2F0ZS52Mi5UcmFuc2FjdGlvbkIGyvMYAhABIv8BChlHZXRUcmFuc2FjdGlvbnNTdGRSZXF1ZXN0EhkKB2FkZHJlc3MYASABKAlCCNLzGAQIATgBEh0KBWxpbWl0GAIgASgFQgnS8xgFEAEY6AdIAIgBARIXCgJsdBgDIAEoA0IG0vMYAhAASAGIAQESGQoEaGFzaBgEIAEoCUIG0vMYAjgCSAKIAQESGgoFdG9fbHQYBSABKANCBtLzGAIQAEgDiAEBEhUKCGFyY2hpdmFsGAYgASgISASIAQE6ENLzGAwaCgoCbHQKBGhhc2hCCAoGX2xpbWl0QgUKA19sdEIHCgVfaGFzaEIICgZfdG9fbHRCCwoJX2FyY2hpdmFsIqgBChpHZXRUcmFuc2FjdGlvbnNTdGRSZXNwb25zZRIwCgx0cmFuc2FjdGlvbnMYASADKAsyGi50b25nYXRlLnYyLlRyYW5zYWN0aW9uU3RkEkIKF3ByZXZpb3VzX3RyYW5zYWN0aW9uX2lkGAIgASgLMiEudG9uZ2F0ZS52Mi5JbnRlcm5hbFRyYW5zYWN0aW9uSWQ6FMrzGBByYXcudHJhbnNhY3Rpb25zImsKElRyeUxvY2F0ZVR4UmVxdWVzdBIYCgZzb3VyY2UYASABKAlCCNLzGAQIATgBEh0KC2Rlc3RpbmF0aW9uGAIgASgJQgjS8xgECAE4ARIcCgpjcmVhdGVkX2x0GAMgASgDQgjS8xgECAEQACLRAgoTVHJ5TG9jYXRlVHhSZXNwb25zZRIrCgdhZGRyZXNzGAEgASgLMhoudG9uZ2F0ZS52Mi5BY2NvdW50QWRkcmVzcxIPCgdhY2NvdW50GAIgASgJEg0KBXV0aW1lGAMgASgFEgwKBGRhdGEYBCABKAwSOQoOdHJhbnNhY3Rpb25faWQYBSABKAsyIS50b25nYXRlLnYyLkludGVybmFsVHJhbnNhY3Rpb25JZBILCgNmZWUYBiABKAMSEwoLc3RvcmFnZV9mZWUYByABKAMSEQoJb3RoZXJfZmVlGAggASgDEigKBmluX21zZxgJIAEoCzITLnRvbmdhdGUudjIuTWVzc2FnZUgAiAEBEiUKCG91dF9tc2dzGAogAygLMhMudG9uZ2F0ZS52Mi5NZXNzYWdlOhPK8xgPZXh0LnRyYW5zYWN0aW9uQgkKB19pbl9tc2cicQoYVHJ5TG9jYXRlUmVzdWx0VHhSZXF1ZXN0EhgKBnNvdXJjZRgBIAEoCUII0vMYBAgBOAESHQoLZGVzdGluYXRpb24YAiABKAlCCNLzGAQIATgBEhwKCmNyZWF0ZWRfbHQYAyABKANCCNLzGAQIARAAItcCChlUcnlMb2NhdGVSZXN1bHRUeFJlc3BvbnNlEisKB2FkZHJlc3MYASABKAsyGi50b25nYXRlLnYyLkFjY291bnRBZGRyZXNzEg8KB2FjY291bnQYAiABKAkSDQoFdXRpbWUYAyABKAUSDAoEZGF0YRgEIAEoDBI5Cg50cmFuc2FjdGlvbl9pZBgFIAEoCzIhLnRvbmdhdGUudjIuSW50ZXJuYWxUcmFuc2FjdGlvbklkEgsKA2ZlZRgGIAEoAxITCgtzdG9yYWdlX2ZlZRgHIAEoAxIRCglvdGhlcl9mZWUYCCABKAMSKAoGaW5fbXNnGAkgASgLMhMudG9uZ2F0ZS52Mi5NZXNzYWdlSACIAQESJQoIb3V0X21zZ3MYCiADKAsyEy50b25nYXRlLnYyLk1lc3NhZ2U6E8rzGA9leHQudHJhbnNhY3Rpb25CCQoHX2luX21zZyJxChhUcnlMb2NhdGVTb3VyY2VUeFJlcXVlc3QSGAoGc291cmNlGAEgASgJQgjS8xgECAE4ARIdCgtkZXN0aW5hdGlvbhgCIAEoCUII0vMYBAgBOAESHAoKY3JlYXRlZF9sdBgDIAEoA0II0vMYBAgBEAAi1wIKGVRyeUxvY2F0ZVNvdXJjZVR4UmVzcG9uc2USKwoHYWRkcmVzcxgBIAEoCzIaLnRvbmdhdGUudjIuQWNjb3VudEFkZHJlc3MSDwoHYWNjb3VudBgCIAEoCRINCgV1dGltZRgDIAEoBRIMCgRkYXRhGAQgASgMEjkKDnRyYW5zYWN0aW9uX2lkGAUgASgLMiEudG9uZ2F0ZS52Mi5JbnRlcm5hbFRyYW5zYWN0aW9uSWQSCwoDZmVlGAYgASgDEhMKC3N0b3JhZ2VfZmVlGAcgASgDEhEKCW90aGVyX2ZlZRgIIAEoAxIoCgZpbl9tc2cYCSABKAsyEy50b25nYXRlLnYyLk1lc3NhZ2VIAIgBARIlCghvdXRfbXNncxgKIAMoCzITLnRvbmdhdGUudjIuTWVzc2FnZToTyvMYD2V4dC50cmFuc2FjdGlvbkIJCgdfaW5fbXNnYgZwcm90bzM", [file_tongate_options_v1_options, file_tongate_v2_types]);
+  fileDesc("Ch10b25nYXRlL3YyL3RyYW5zYWN0aW9ucy5wcm90bxIKdG9uZ2F0ZS52MiI/CgpNc2dEYXRhUmF3EgwKBGJvZHkYASABKAwSEgoKaW5pdF9zdGF0ZRgCIAEoDDoPyvMYC21zZy5kYXRhUmF3Ii0KC01zZ0RhdGFUZXh0EgwKBHRleHQYASABKAw6EMrzGAxtc2cuZGF0YVRleHQiPwoUTXNnRGF0YURlY3J5cHRlZFRleHQSDAoEdGV4dBgBIAEoDDoZyvMYFW1zZy5kYXRhRGVjcnlwdGVkVGV4dCI/ChRNc2dEYXRhRW5jcnlwdGVkVGV4dBIMCgR0ZXh0GAEgASgMOhnK8xgVbXNnLmRhdGFFbmNyeXB0ZWRUZXh0IuIBCgdNc2dEYXRhEiUKA3JhdxgBIAEoCzIWLnRvbmdhdGUudjIuTXNnRGF0YVJhd0gAEicKBHRleHQYAiABKAsyFy50b25nYXRlLnYyLk1zZ0RhdGFUZXh0SAASOgoOZGVjcnlwdGVkX3RleHQYAyABKAsyIC50b25nYXRlLnYyLk1zZ0RhdGFEZWNyeXB0ZWRUZXh0SAASOgoOZW5jcnlwdGVkX3RleHQYBCABKAsyIC50b25nYXRlLnYyLk1zZ0RhdGFFbmNyeXB0ZWRUZXh0SAA6BNjzGAFCCQoHdmFyaWFudCLDAgoKTWVzc2FnZVN0ZBIMCgRoYXNoGAEgASgMEioKBnNvdXJjZRgCIAEoCzIaLnRvbmdhdGUudjIuQWNjb3VudEFkZHJlc3MSLwoLZGVzdGluYXRpb24YAyABKAsyGi50b25nYXRlLnYyLkFjY291bnRBZGRyZXNzEg0KBXZhbHVlGAQgASgDEjoKEGV4dHJhX2N1cnJlbmNpZXMYBSADKAsyIC50b25nYXRlLnYyLkV4dHJhQ3VycmVuY3lCYWxhbmNlEg8KB2Z3ZF9mZWUYBiABKAMSDwoHaWhyX2ZlZRgHIAEoAxISCgpjcmVhdGVkX2x0GAggASgDEhEKCWJvZHlfaGFzaBgJIAEoDBIlCghtc2dfZGF0YRgKIAEoCzITLnRvbmdhdGUudjIuTXNnRGF0YToPyvMYC3Jhdy5tZXNzYWdlIuYCCgdNZXNzYWdlEgwKBGhhc2gYASABKAwSDgoGc291cmNlGAIgASgJEhMKC2Rlc3RpbmF0aW9uGAMgASgJEg0KBXZhbHVlGAQgASgDEjoKEGV4dHJhX2N1cnJlbmNpZXMYBSADKAsyIC50b25nYXRlLnYyLkV4dHJhQ3VycmVuY3lCYWxhbmNlEg8KB2Z3ZF9mZWUYBiABKAMSDwoHaWhyX2ZlZRgHIAEoAxISCgpjcmVhdGVkX2x0GAggASgDEhEKCWJvZHlfaGFzaBgJIAEoDBIlCghtc2dfZGF0YRgKIAEoCzITLnRvbmdhdGUudjIuTXNnRGF0YRIUCgdtZXNzYWdlGAsgASgJSACIAQESIQoUbWVzc2FnZV9kZWNvZGVfZXJyb3IYDCABKAlIAYgBAToPyvMYC2V4dC5tZXNzYWdlQgoKCF9tZXNzYWdlQhcKFV9tZXNzYWdlX2RlY29kZV9lcnJvciLBAgoOVHJhbnNhY3Rpb25TdGQSKwoHYWRkcmVzcxgBIAEoCzIaLnRvbmdhdGUudjIuQWNjb3VudEFkZHJlc3MSDQoFdXRpbWUYAiABKAUSDAoEZGF0YRgDIAEoDBI5Cg50cmFuc2FjdGlvbl9pZBgEIAEoCzIhLnRvbmdhdGUudjIuSW50ZXJuYWxUcmFuc2FjdGlvbklkEgsKA2ZlZRgFIAEoAxITCgtzdG9yYWdlX2ZlZRgGIAEoAxIRCglvdGhlcl9mZWUYByABKAMSKwoGaW5fbXNnGAggASgLMhYudG9uZ2F0ZS52Mi5NZXNzYWdlU3RkSACIAQESKAoIb3V0X21zZ3MYCSADKAsyFi50b25nYXRlLnYyLk1lc3NhZ2VTdGQ6E8rzGA9yYXcudHJhbnNhY3Rpb25CCQoHX2luX21zZyLVAgoOVHJhbnNhY3Rpb25FeHQSKwoHYWRkcmVzcxgBIAEoCzIaLnRvbmdhdGUudjIuQWNjb3VudEFkZHJlc3MSDwoHYWNjb3VudBgCIAEoCRINCgV1dGltZRgDIAEoBRIMCgRkYXRhGAQgASgMEjkKDnRyYW5zYWN0aW9uX2lkGAUgASgLMiEudG9uZ2F0ZS52Mi5JbnRlcm5hbFRyYW5zYWN0aW9uSWQSCwoDZmVlGAYgASgDEhMKC3N0b3JhZ2VfZmVlGAcgASgDEhEKCW90aGVyX2ZlZRgIIAEoAxIrCgZpbl9tc2cYCSABKAsyFi50b25nYXRlLnYyLk1lc3NhZ2VTdGRIAIgBARIoCghvdXRfbXNncxgKIAMoCzIWLnRvbmdhdGUudjIuTWVzc2FnZVN0ZDoWyvMYEnJhdy50cmFuc2FjdGlvbkV4dEIJCgdfaW5fbXNnIskCCgtUcmFuc2FjdGlvbhIrCgdhZGRyZXNzGAEgASgLMhoudG9uZ2F0ZS52Mi5BY2NvdW50QWRkcmVzcxIPCgdhY2NvdW50GAIgASgJEg0KBXV0aW1lGAMgASgFEgwKBGRhdGEYBCABKAwSOQoOdHJhbnNhY3Rpb25faWQYBSABKAsyIS50b25nYXRlLnYyLkludGVybmFsVHJhbnNhY3Rpb25JZBILCgNmZWUYBiABKAMSEwoLc3RvcmFnZV9mZWUYByABKAMSEQoJb3RoZXJfZmVlGAggASgDEigKBmluX21zZxgJIAEoCzITLnRvbmdhdGUudjIuTWVzc2FnZUgAiAEBEiUKCG91dF9tc2dzGAogAygLMhMudG9uZ2F0ZS52Mi5NZXNzYWdlOhPK8xgPZXh0LnRyYW5zYWN0aW9uQgkKB19pbl9tc2ciWgoJU2hvcnRUeElkEgwKBG1vZGUYASABKAUSDwoHYWNjb3VudBgCIAEoCRIKCgJsdBgDIAEoAxIMCgRoYXNoGAQgASgMOhTK8xgQYmxvY2tzLnNob3J0VHhJZCLfAgobR2V0QmxvY2tUcmFuc2FjdGlvbnNSZXF1ZXN0EhkKCXdvcmtjaGFpbhgBIAEoBUIG0vMYAggBEhUKBXNoYXJkGAIgASgDQgbS8xgCCAESFwoFc2Vxbm8YAyABKAVCCNLzGAQIARABEh4KCXJvb3RfaGFzaBgEIAEoCUIG0vMYAjgCSACIAQESHgoJZmlsZV9oYXNoGAUgASgJQgbS8xgCOAJIAYgBARIdCghhZnRlcl9sdBgGIAEoA0IG0vMYAhABSAKIAQESFwoKYWZ0ZXJfaGFzaBgHIAEoCUgDiAEBEh0KBWNvdW50GAggASgFQgnS8xgFEAEYkE5IBIgBAToc0vMYGBoWCghhZnRlcl9sdAoKYWZ0ZXJfaGFzaEIMCgpfcm9vdF9oYXNoQgwKCl9maWxlX2hhc2hCCwoJX2FmdGVyX2x0Qg0KC19hZnRlcl9oYXNoQggKBl9jb3VudCKyAQocR2V0QmxvY2tUcmFuc2FjdGlvbnNSZXNwb25zZRIlCgJpZBgBIAEoCzIZLnRvbmdhdGUudjIuVG9uQmxvY2tJZEV4dBIRCglyZXFfY291bnQYAiABKAUSEgoKaW5jb21wbGV0ZRgDIAEoCBIrCgx0cmFuc2FjdGlvbnMYBCADKAsyFS50b25nYXRlLnYyLlNob3J0VHhJZDoXyvMYE2Jsb2Nrcy50cmFuc2FjdGlvbnMi4gIKHkdldEJsb2NrVHJhbnNhY3Rpb25zRXh0UmVxdWVzdBIZCgl3b3JrY2hhaW4YASABKAVCBtLzGAIIARIVCgVzaGFyZBgCIAEoA0IG0vMYAggBEhcKBXNlcW5vGAMgASgFQgjS8xgECAEQARIeCglyb290X2hhc2gYBCABKAlCBtLzGAI4AkgAiAEBEh4KCWZpbGVfaGFzaBgFIAEoCUIG0vMYAjgCSAGIAQESHQoIYWZ0ZXJfbHQYBiABKANCBtLzGAIQAUgCiAEBEhcKCmFmdGVyX2hhc2gYByABKAlIA4gBARIdCgVjb3VudBgIIAEoBUIJ0vMYBRABGJBOSASIAQE6HNLzGBgaFgoIYWZ0ZXJfbHQKCmFmdGVyX2hhc2hCDAoKX3Jvb3RfaGFzaEIMCgpfZmlsZV9oYXNoQgsKCV9hZnRlcl9sdEINCgtfYWZ0ZXJfaGFzaEIICgZfY291bnQivQEKH0dldEJsb2NrVHJhbnNhY3Rpb25zRXh0UmVzcG9uc2USJQoCaWQYASABKAsyGS50b25nYXRlLnYyLlRvbkJsb2NrSWRFeHQSEQoJcmVxX2NvdW50GAIgASgFEhIKCmluY29tcGxldGUYAyABKAgSMAoMdHJhbnNhY3Rpb25zGAQgAygLMhoudG9uZ2F0ZS52Mi5UcmFuc2FjdGlvbkV4dDoayvMYFmJsb2Nrcy50cmFuc2FjdGlvbnNFeHQi/AEKFkdldFRyYW5zYWN0aW9uc1JlcXVlc3QSGQoHYWRkcmVzcxgBIAEoCUII0vMYBAgBOAESHQoFbGltaXQYAiABKAVCCdLzGAUQARjoB0gAiAEBEhcKAmx0GAMgASgDQgbS8xgCEABIAYgBARIZCgRoYXNoGAQgASgJQgbS8xgCOAJIAogBARIaCgV0b19sdBgFIAEoA0IG0vMYAhAASAOIAQESFQoIYXJjaGl2YWwYBiABKAhIBIgBAToQ0vMYDBoKCgJsdAoEaGFzaEIICgZfbGltaXRCBQoDX2x0QgcKBV9oYXNoQggKBl90b19sdEILCglfYXJjaGl2YWwiSgoXR2V0VHJhbnNhY3Rpb25zUmVzcG9uc2USLwoGcmVzdWx0GAEgAygLMhcudG9uZ2F0ZS52Mi5UcmFuc2FjdGlvbkIGyvMYAhABIv8BChlHZXRUcmFuc2FjdGlvbnNTdGRSZXF1ZXN0EhkKB2FkZHJlc3MYASABKAlCCNLzGAQIATgBEh0KBWxpbWl0GAIgASgFQgnS8xgFEAEY6AdIAIgBARIXCgJsdBgDIAEoA0IG0vMYAhAASAGIAQESGQoEaGFzaBgEIAEoCUIG0vMYAjgCSAKIAQESGgoFdG9fbHQYBSABKANCBtLzGAIQAEgDiAEBEhUKCGFyY2hpdmFsGAYgASgISASIAQE6ENLzGAwaCgoCbHQKBGhhc2hCCAoGX2xpbWl0QgUKA19sdEIHCgVfaGFzaEIICgZfdG9fbHRCCwoJX2FyY2hpdmFsIqgBChpHZXRUcmFuc2FjdGlvbnNTdGRSZXNwb25zZRIwCgx0cmFuc2FjdGlvbnMYASADKAsyGi50b25nYXRlLnYyLlRyYW5zYWN0aW9uU3RkEkIKF3ByZXZpb3VzX3RyYW5zYWN0aW9uX2lkGAIgASgLMiEudG9uZ2F0ZS52Mi5JbnRlcm5hbFRyYW5zYWN0aW9uSWQ6FMrzGBByYXcudHJhbnNhY3Rpb25zImsKElRyeUxvY2F0ZVR4UmVxdWVzdBIYCgZzb3VyY2UYASABKAlCCNLzGAQIATgBEh0KC2Rlc3RpbmF0aW9uGAIgASgJQgjS8xgECAE4ARIcCgpjcmVhdGVkX2x0GAMgASgDQgjS8xgECAEQACJGChNUcnlMb2NhdGVUeFJlc3BvbnNlEi8KBnJlc3VsdBgBIAEoCzIXLnRvbmdhdGUudjIuVHJhbnNhY3Rpb25CBsrzGAIQASJxChhUcnlMb2NhdGVSZXN1bHRUeFJlcXVlc3QSGAoGc291cmNlGAEgASgJQgjS8xgECAE4ARIdCgtkZXN0aW5hdGlvbhgCIAEoCUII0vMYBAgBOAESHAoKY3JlYXRlZF9sdBgDIAEoA0II0vMYBAgBEAAiTAoZVHJ5TG9jYXRlUmVzdWx0VHhSZXNwb25zZRIvCgZyZXN1bHQYASABKAsyFy50b25nYXRlLnYyLlRyYW5zYWN0aW9uQgbK8xgCEAEicQoYVHJ5TG9jYXRlU291cmNlVHhSZXF1ZXN0EhgKBnNvdXJjZRgBIAEoCUII0vMYBAgBOAESHQoLZGVzdGluYXRpb24YAiABKAlCCNLzGAQIATgBEhwKCmNyZWF0ZWRfbHQYAyABKANCCNLzGAQIARAAIkwKGVRyeUxvY2F0ZVNvdXJjZVR4UmVzcG9uc2USLwoGcmVzdWx0GAEgASgLMhcudG9uZ2F0ZS52Mi5UcmFuc2FjdGlvbkIGyvMYAhABYgZwcm90bzM", [file_tongate_options_v1_options, file_tongate_v2_types]);
 
 /**
  * Message body: raw bag of cells.
@@ -1060,74 +1060,11 @@ export const TryLocateTxRequestSchema: GenMessage<TryLocateTxRequest> = /*@__PUR
  */
 export type TryLocateTxResponse = Message$1<"tongate.v2.TryLocateTxResponse"> & {
   /**
-   * Account of the transaction.
+   * The destination's transaction that received the message.
    *
-   * @generated from field: tongate.v2.AccountAddress address = 1;
+   * @generated from field: tongate.v2.Transaction result = 1;
    */
-  address?: AccountAddress | undefined;
-
-  /**
-   * Account of the transaction in raw form, "wc:HEX".
-   *
-   * @generated from field: string account = 2;
-   */
-  account: string;
-
-  /**
-   * Unix time the transaction was executed.
-   *
-   * @generated from field: int32 utime = 3;
-   */
-  utime: number;
-
-  /**
-   * The transaction as a BoC.
-   *
-   * @generated from field: bytes data = 4;
-   */
-  data: Uint8Array;
-
-  /**
-   * Logical time and hash of the transaction.
-   *
-   * @generated from field: tongate.v2.InternalTransactionId transaction_id = 5;
-   */
-  transactionId?: InternalTransactionId | undefined;
-
-  /**
-   * Total fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 fee = 6;
-   */
-  fee: bigint;
-
-  /**
-   * Storage fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 storage_fee = 7;
-   */
-  storageFee: bigint;
-
-  /**
-   * Computation and action fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 other_fee = 8;
-   */
-  otherFee: bigint;
-
-  /**
-   * The inbound message.
-   *
-   * @generated from field: optional tongate.v2.Message in_msg = 9;
-   */
-  inMsg?: Message | undefined;
-
-  /**
-   * Outbound messages.
-   *
-   * @generated from field: repeated tongate.v2.Message out_msgs = 10;
-   */
-  outMsgs: Message[];
+  result?: Transaction | undefined;
 };
 
 /**
@@ -1179,74 +1116,11 @@ export const TryLocateResultTxRequestSchema: GenMessage<TryLocateResultTxRequest
  */
 export type TryLocateResultTxResponse = Message$1<"tongate.v2.TryLocateResultTxResponse"> & {
   /**
-   * Account of the transaction.
+   * The destination's transaction that received the message.
    *
-   * @generated from field: tongate.v2.AccountAddress address = 1;
+   * @generated from field: tongate.v2.Transaction result = 1;
    */
-  address?: AccountAddress | undefined;
-
-  /**
-   * Account of the transaction in raw form, "wc:HEX".
-   *
-   * @generated from field: string account = 2;
-   */
-  account: string;
-
-  /**
-   * Unix time the transaction was executed.
-   *
-   * @generated from field: int32 utime = 3;
-   */
-  utime: number;
-
-  /**
-   * The transaction as a BoC.
-   *
-   * @generated from field: bytes data = 4;
-   */
-  data: Uint8Array;
-
-  /**
-   * Logical time and hash of the transaction.
-   *
-   * @generated from field: tongate.v2.InternalTransactionId transaction_id = 5;
-   */
-  transactionId?: InternalTransactionId | undefined;
-
-  /**
-   * Total fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 fee = 6;
-   */
-  fee: bigint;
-
-  /**
-   * Storage fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 storage_fee = 7;
-   */
-  storageFee: bigint;
-
-  /**
-   * Computation and action fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 other_fee = 8;
-   */
-  otherFee: bigint;
-
-  /**
-   * The inbound message.
-   *
-   * @generated from field: optional tongate.v2.Message in_msg = 9;
-   */
-  inMsg?: Message | undefined;
-
-  /**
-   * Outbound messages.
-   *
-   * @generated from field: repeated tongate.v2.Message out_msgs = 10;
-   */
-  outMsgs: Message[];
+  result?: Transaction | undefined;
 };
 
 /**
@@ -1298,74 +1172,11 @@ export const TryLocateSourceTxRequestSchema: GenMessage<TryLocateSourceTxRequest
  */
 export type TryLocateSourceTxResponse = Message$1<"tongate.v2.TryLocateSourceTxResponse"> & {
   /**
-   * Account of the transaction.
+   * The source's transaction that sent the message.
    *
-   * @generated from field: tongate.v2.AccountAddress address = 1;
+   * @generated from field: tongate.v2.Transaction result = 1;
    */
-  address?: AccountAddress | undefined;
-
-  /**
-   * Account of the transaction in raw form, "wc:HEX".
-   *
-   * @generated from field: string account = 2;
-   */
-  account: string;
-
-  /**
-   * Unix time the transaction was executed.
-   *
-   * @generated from field: int32 utime = 3;
-   */
-  utime: number;
-
-  /**
-   * The transaction as a BoC.
-   *
-   * @generated from field: bytes data = 4;
-   */
-  data: Uint8Array;
-
-  /**
-   * Logical time and hash of the transaction.
-   *
-   * @generated from field: tongate.v2.InternalTransactionId transaction_id = 5;
-   */
-  transactionId?: InternalTransactionId | undefined;
-
-  /**
-   * Total fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 fee = 6;
-   */
-  fee: bigint;
-
-  /**
-   * Storage fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 storage_fee = 7;
-   */
-  storageFee: bigint;
-
-  /**
-   * Computation and action fees in nanograms, a decimal string.
-   *
-   * @generated from field: int64 other_fee = 8;
-   */
-  otherFee: bigint;
-
-  /**
-   * The inbound message.
-   *
-   * @generated from field: optional tongate.v2.Message in_msg = 9;
-   */
-  inMsg?: Message | undefined;
-
-  /**
-   * Outbound messages.
-   *
-   * @generated from field: repeated tongate.v2.Message out_msgs = 10;
-   */
-  outMsgs: Message[];
+  result?: Transaction | undefined;
 };
 
 /**
