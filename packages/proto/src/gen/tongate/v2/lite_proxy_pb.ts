@@ -40,6 +40,11 @@ export const file_tongate_v2_lite_proxy: GenFile = /*@__PURE__*/
  */
 export const LiteProxy: GenService<{
   /**
+   * Get address information. Returns the current state of any account on the TON
+   * blockchain. Includes the balance (in nanograms), smart contract code and data (if
+   * deployed), account status, and a reference to the last transaction. This is the
+   * primary endpoint for checking if an address exists and what's deployed there.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetAddressInformation
    */
   getAddressInformation: {
@@ -48,6 +53,11 @@ export const LiteProxy: GenService<{
     output: typeof GetAddressInformationResponseSchema;
   },
   /**
+   * Get extended address information. Returns detailed account information with parsed
+   * contract state. For wallet contracts, identifies the wallet version (v3, v4, v5) and
+   * extracts wallet-specific fields like `seqno` and public key. For other contracts,
+   * returns the raw state.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetExtendedAddressInformation
    */
   getExtendedAddressInformation: {
@@ -56,6 +66,12 @@ export const LiteProxy: GenService<{
     output: typeof GetExtendedAddressInformationResponseSchema;
   },
   /**
+   * Get wallet information. Returns wallet-specific information for an address. If the
+   * address is a known wallet contract, returns the wallet type, current `seqno` (needed
+   * for sending transactions), and `wallet_id`. Always check `wallet: true` before using
+   * wallet-specific fields. Call this before sending any transaction to get the current
+   * `seqno`.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetWalletInformation
    */
   getWalletInformation: {
@@ -64,6 +80,11 @@ export const LiteProxy: GenService<{
     output: typeof GetWalletInformationResponseSchema;
   },
   /**
+   * Get address balance. Returns the GRAM balance of an account in nanograms. 1 GRAM =
+   * 1,000,000,000 nanograms. A lightweight endpoint that returns only the balance without
+   * contract code, data, or other account details. Returns "0" for addresses that have
+   * never received any funds.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetAddressBalance
    */
   getAddressBalance: {
@@ -72,6 +93,13 @@ export const LiteProxy: GenService<{
     output: typeof GetAddressBalanceResponseSchema;
   },
   /**
+   * Get address state. Returns the lifecycle state of an account. Possible values:
+   * `uninitialized` (address has no deployed contract but can receive GRAM), `active`
+   * (contract is deployed and working), `frozen` (contract suspended due to zero balance,
+   * send GRAM to unfreeze). Refer to the [account lifecycle states
+   * documentation](/foundations/status) for details. Check this before interacting with a
+   * contract.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetAddressState
    */
   getAddressState: {
@@ -80,6 +108,11 @@ export const LiteProxy: GenService<{
     output: typeof GetAddressStateResponseSchema;
   },
   /**
+   * Get token data. Returns metadata for Jetton or NFT contracts. Automatically detects
+   * the contract type and returns appropriate fields. For Jetton masters: total supply,
+   * admin, metadata. For Jetton wallets: balance, owner. For NFT items: collection, owner,
+   * content. For NFT collections: item count, metadata.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetTokenData
    */
   getTokenData: {
@@ -88,6 +121,11 @@ export const LiteProxy: GenService<{
     output: typeof GetTokenDataResponseSchema;
   },
   /**
+   * Get masterchain info. Returns the current state of the TON masterchain. The `last`
+   * field contains the latest block used for querying current state. The `seqno` in `last`
+   * is the current block height. Use this endpoint to obtain the latest block reference
+   * for other queries.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetMasterchainInfo
    */
   getMasterchainInfo: {
@@ -96,6 +134,11 @@ export const LiteProxy: GenService<{
     output: typeof GetMasterchainInfoResponseSchema;
   },
   /**
+   * Get masterchain block signatures. Returns validator signatures for a specific
+   * masterchain block. Each signature proves that a validator approved this block. Use
+   * this for building cryptographic proofs or verifying block authenticity in trustless
+   * applications.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetMasterchainBlockSignatures
    */
   getMasterchainBlockSignatures: {
@@ -104,6 +147,11 @@ export const LiteProxy: GenService<{
     output: typeof GetMasterchainBlockSignaturesResponseSchema;
   },
   /**
+   * Get shard block proof. Returns a Merkle proof that links a shardchain block to a
+   * masterchain block. This proof cryptographically verifies that the shard block is part
+   * of the canonical chain. Used by light clients and cross-chain bridges to verify shard
+   * data without trusting the API.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetShardBlockProof
    */
   getShardBlockProof: {
@@ -112,6 +160,10 @@ export const LiteProxy: GenService<{
     output: typeof GetShardBlockProofResponseSchema;
   },
   /**
+   * Get consensus block. Returns the latest block that has reached consensus and is
+   * guaranteed to be final. This block will never be reverted, making it safe for
+   * confirming transactions that require absolute finality.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetConsensusBlock
    */
   getConsensusBlock: {
@@ -120,6 +172,11 @@ export const LiteProxy: GenService<{
     output: typeof GetConsensusBlockResponseSchema;
   },
   /**
+   * Lookup block. Finds a block by position or time. Specify workchain and shard, then
+   * provide either: `seqno` (exact block number), lt (find block containing this logical
+   * time), or unixtime (find block closest to this timestamp). Returns the full block ID
+   * including hashes needed for verification.
+   *
    * @generated from rpc tongate.v2.LiteProxy.LookupBlock
    */
   lookupBlock: {
@@ -128,6 +185,10 @@ export const LiteProxy: GenService<{
     output: typeof LookupBlockResponseSchema;
   },
   /**
+   * Get shards. Returns the active shardchain block identifiers at a given masterchain
+   * block height. Each shard processes a subset of accounts in parallel. The response
+   * shows how the basechain is currently partitioned and which block each shard is at.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetShards
    */
   getShards: {
@@ -136,6 +197,10 @@ export const LiteProxy: GenService<{
     output: typeof GetShardsResponseSchema;
   },
   /**
+   * Get block header. Returns block metadata without the full transaction list. Includes
+   * timestamps, validator info, and references to previous blocks. Intended for block
+   * explorers and other use cases that require block information without transactions.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetBlockHeader
    */
   getBlockHeader: {
@@ -144,6 +209,10 @@ export const LiteProxy: GenService<{
     output: typeof GetBlockHeaderResponseSchema;
   },
   /**
+   * Get outbound message queue size. Returns the current size of the outbound message
+   * queue for each shard. A growing queue indicates network congestion. If the queue is
+   * large, transactions may take longer to process. Monitor this to detect network issues.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetOutMsgQueueSize
    */
   getOutMsgQueueSize: {
@@ -152,6 +221,11 @@ export const LiteProxy: GenService<{
     output: typeof GetOutMsgQueueSizeResponseSchema;
   },
   /**
+   * Get block transactions. Returns a summary of transactions in a specific block. Each
+   * item contains the account address and transaction ID, but not full transaction
+   * details. Use `count` to limit results and `after_lt`/`after_hash` for pagination. Call
+   * getTransactions with each transaction ID to get full details.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetBlockTransactions
    */
   getBlockTransactions: {
@@ -160,6 +234,11 @@ export const LiteProxy: GenService<{
     output: typeof GetBlockTransactionsResponseSchema;
   },
   /**
+   * Get block transactions (extended). Returns full transaction objects for all
+   * transactions in a specific block. Each transaction includes complete data: inbound and
+   * outbound messages, fees, state changes, and BoC-encoded raw data. Use `count` to limit
+   * results and `after_lt`/`after_hash` for pagination when `incomplete` is true.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetBlockTransactionsExt
    */
   getBlockTransactionsExt: {
@@ -168,6 +247,11 @@ export const LiteProxy: GenService<{
     output: typeof GetBlockTransactionsExtResponseSchema;
   },
   /**
+   * Get transactions. Returns transaction history for an account. Transactions are
+   * returned newest-first. Each transaction shows the incoming message that triggered it,
+   * all outgoing messages, and fees paid. For pagination: use the `lt` and `hash` from the
+   * oldest transaction as the starting point for the next request.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetTransactions
    */
   getTransactions: {
@@ -176,6 +260,11 @@ export const LiteProxy: GenService<{
     output: typeof GetTransactionsResponseSchema;
   },
   /**
+   * Get transactions (standard). Returns transaction history for an account in a
+   * standardized format. Transactions are returned newest-first. Each transaction includes
+   * the triggering inbound message, all outbound messages, and fees paid. The response
+   * includes a `previous_transaction_id` cursor for paginating through older transactions.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetTransactionsStd
    */
   getTransactionsStd: {
@@ -184,6 +273,11 @@ export const LiteProxy: GenService<{
     output: typeof GetTransactionsStdResponseSchema;
   },
   /**
+   * Try locate transaction. Finds a transaction by message parameters. Given a source
+   * address, destination address, and message creation time (created_lt), returns the
+   * transaction that processed this message. Useful for locating when a previously sent
+   * message was executed.
+   *
    * @generated from rpc tongate.v2.LiteProxy.TryLocateTx
    */
   tryLocateTx: {
@@ -192,6 +286,10 @@ export const LiteProxy: GenService<{
     output: typeof TryLocateTxResponseSchema;
   },
   /**
+   * Try locate result transaction. Finds the transaction that received a specific message.
+   * Given message parameters, returns the transaction on the destination account that
+   * processed the incoming message. Use this to trace message delivery across accounts.
+   *
    * @generated from rpc tongate.v2.LiteProxy.TryLocateResultTx
    */
   tryLocateResultTx: {
@@ -200,6 +298,10 @@ export const LiteProxy: GenService<{
     output: typeof TryLocateResultTxResponseSchema;
   },
   /**
+   * Try locate source transaction. Finds the transaction that sent a specific message.
+   * Given message parameters, returns the transaction on the source account that created
+   * this outgoing message. Useful for tracing where a message originated from.
+   *
    * @generated from rpc tongate.v2.LiteProxy.TryLocateSourceTx
    */
   tryLocateSourceTx: {
@@ -208,6 +310,11 @@ export const LiteProxy: GenService<{
     output: typeof TryLocateSourceTxResponseSchema;
   },
   /**
+   * Run get method. Executes a read-only method on a smart contract. Get methods query
+   * contract state without sending a transaction. Common methods include `seqno` (wallet
+   * sequence number), `get_wallet_data` (wallet info), and `get_jetton_data` (token info).
+   * Method arguments are provided in the `stack` array.
+   *
    * @generated from rpc tongate.v2.LiteProxy.RunGetMethod
    */
   runGetMethod: {
@@ -216,6 +323,12 @@ export const LiteProxy: GenService<{
     output: typeof RunGetMethodResponseSchema;
   },
   /**
+   * Run get method (standard). Executes a read-only method on a smart contract using typed
+   * stack entries. Input and output stack entries use explicit types
+   * (`TvmStackEntryNumber`, `TvmStackEntryCell`, etc.) for structured input/output
+   * handling. Common methods: `seqno` (wallet sequence number), `get_wallet_data` (wallet
+   * info), `get_jetton_data` (token info).
+   *
    * @generated from rpc tongate.v2.LiteProxy.RunGetMethodStd
    */
   runGetMethodStd: {
@@ -224,6 +337,11 @@ export const LiteProxy: GenService<{
     output: typeof RunGetMethodStdResponseSchema;
   },
   /**
+   * Send BoC. Broadcasts a signed message to the TON network. The `boc` parameter must
+   * contain a complete, signed external message in base64 format. The API validates the
+   * message and forwards it to validators. Returns immediately after acceptance; use
+   * getTransactions to confirm the transaction was processed.
+   *
    * @generated from rpc tongate.v2.LiteProxy.SendBoc
    */
   sendBoc: {
@@ -232,6 +350,11 @@ export const LiteProxy: GenService<{
     output: typeof SendBocResponseSchema;
   },
   /**
+   * Send BoC (return hash). Broadcasts a signed message to the TON network and returns the
+   * message hash. The `boc` parameter must contain a complete, signed external message in
+   * base64 format. The API validates the message and forwards it to validators. The
+   * returned hash can be used to track the message's processing status.
+   *
    * @generated from rpc tongate.v2.LiteProxy.SendBocReturnHash
    */
   sendBocReturnHash: {
@@ -240,6 +363,11 @@ export const LiteProxy: GenService<{
     output: typeof SendBocReturnHashResponseSchema;
   },
   /**
+   * Estimate fee. Calculates the fees required to send a message. Provide the destination
+   * address and message body. For new contract deployments, also include init_code and
+   * init_data. Set ignore_chksig to true when estimating before signing. Returns a
+   * breakdown of storage, gas, and forwarding fees.
+   *
    * @generated from rpc tongate.v2.LiteProxy.EstimateFee
    */
   estimateFee: {
@@ -248,6 +376,11 @@ export const LiteProxy: GenService<{
     output: typeof EstimateFeeResponseSchema;
   },
   /**
+   * Detect address. Validates an address and returns it in all standard formats. Use this
+   * to convert between address formats or to validate user input. Returns raw format
+   * (`0:abc`), base64 bounceable (`EQ`), base64 non-bounceable (`UQ`), and URL-safe
+   * variants.
+   *
    * @generated from rpc tongate.v2.LiteProxy.DetectAddress
    */
   detectAddress: {
@@ -256,6 +389,10 @@ export const LiteProxy: GenService<{
     output: typeof DetectAddressResponseSchema;
   },
   /**
+   * Detect hash. Validates a hash and returns it in all standard formats. Use this to
+   * convert between hex (64 chars) and base64 (44 chars) representations. Works with any
+   * 256-bit hash including transaction hashes, block hashes, and message hashes.
+   *
    * @generated from rpc tongate.v2.LiteProxy.DetectHash
    */
   detectHash: {
@@ -264,6 +401,10 @@ export const LiteProxy: GenService<{
     output: typeof DetectHashResponseSchema;
   },
   /**
+   * Pack address. Converts a raw address to user-friendly base64 format. Raw addresses use
+   * the format `workchain:hex` (e.g., `0:abc...`). The packed format is shorter and
+   * includes a checksum for error detection.
+   *
    * @generated from rpc tongate.v2.LiteProxy.PackAddress
    */
   packAddress: {
@@ -272,6 +413,10 @@ export const LiteProxy: GenService<{
     output: typeof PackAddressResponseSchema;
   },
   /**
+   * Unpack address. Converts a user-friendly base64 address back to its raw components.
+   * Returns the workchain ID, account hex, and flags indicating if the address is
+   * bounceable or testnet-only.
+   *
    * @generated from rpc tongate.v2.LiteProxy.UnpackAddress
    */
   unpackAddress: {
@@ -280,6 +425,11 @@ export const LiteProxy: GenService<{
     output: typeof UnpackAddressResponseSchema;
   },
   /**
+   * Get config parameter. Returns a specific blockchain configuration parameter. TON
+   * stores all network settings on-chain as numbered parameters. Common ones: 0 (config
+   * contract), 1 (elector), 15 (election timing), 17 (stake limits), 20-21 (gas prices),
+   * 34 (current validators). Check TON documentation for the full list.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetConfigParam
    */
   getConfigParam: {
@@ -288,6 +438,10 @@ export const LiteProxy: GenService<{
     output: typeof GetConfigParamResponseSchema;
   },
   /**
+   * Get all config parameters. Returns all blockchain configuration parameters at once.
+   * Includes gas prices, validator settings, workchain configs, and governance rules. Use
+   * the optional `seqno` to get historical configuration at a specific block height.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetConfigAll
    */
   getConfigAll: {
@@ -296,6 +450,10 @@ export const LiteProxy: GenService<{
     output: typeof GetConfigAllResponseSchema;
   },
   /**
+   * Get libraries. Returns smart contract library code by hash. Some contracts reference
+   * shared libraries instead of including all code directly. When a library reference
+   * appears in contract code, this endpoint fetches the actual library implementation.
+   *
    * @generated from rpc tongate.v2.LiteProxy.GetLibraries
    */
   getLibraries: {
