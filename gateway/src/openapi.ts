@@ -24,7 +24,8 @@ function loadComments(): Map<string, string> {
   for (const file of set.file) {
     for (const loc of file.sourceCodeInfo?.location ?? []) {
       const text = (loc.leadingComments || loc.trailingComments).trim();
-      if (text) out.set(`${file.name}:${loc.path.join(".")}`, text.replace(/\n /g, "\n"));
+      // Proto comments are wrapped at a fixed width: join wrapped lines, keep paragraphs.
+      if (text) out.set(`${file.name}:${loc.path.join(".")}`, text.replace(/\n /g, "\n").replace(/([^\n])\n(?!\n)/g, "$1 "));
     }
   }
   return out;
@@ -174,8 +175,8 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
       const doc = comment(route.method) ?? "";
       const op: Schema = {
         operationId: `${route.name}_${httpMethod.toLowerCase()}`,
-        summary: doc.split("\n")[0] || route.name,
-        ...(doc.includes("\n") ? { description: doc } : {}),
+        summary: firstSentence(doc) || route.name,
+        ...(doc && doc !== firstSentence(doc) ? { description: doc } : {}),
         tags: [route.service.name],
         responses: {
           "200": { description: "OK", content: { "application/json": { schema: envelope(resultSchema(route.method.output)) } } },
@@ -232,4 +233,9 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
     paths,
     components: { schemas },
   };
+}
+
+function firstSentence(text: string): string {
+  const m = /^(.*?[.!?])(\s|$)/s.exec(text);
+  return (m ? m[1]! : text).trim();
 }
