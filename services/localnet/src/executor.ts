@@ -1,0 +1,74 @@
+// Runs transactions with TON's own emulator (@ton/sandbox's Executor, the C++
+// emulator compiled to WebAssembly), with every input a collator decides passed
+// explicitly: config, libraries, now, lt, random seed.
+import { beginCell, Cell, loadShardAccount, loadTransaction, storeShardAccount, type Address, type ShardAccount, type Transaction } from "@ton/core";
+import { Executor } from "@ton/sandbox";
+
+export interface ExecutedTransaction {
+  transaction: Transaction;
+  /** The Transaction cell; its hash is the transaction hash. */
+  cell: Cell;
+  shardAccount: ShardAccount;
+  shardAccountCell: Cell;
+}
+
+export interface RunParams {
+  now: number;
+  lt: bigint;
+  randomSeed: Buffer;
+}
+
+export class TransactionExecutor {
+  private configBase64: string;
+
+  private constructor(
+    private readonly executor: Executor,
+    config: Cell,
+    private libs: Cell | null,
+  ) {
+    this.configBase64 = config.toBoc().toString("base64");
+  }
+
+  static async create(config: Cell, libs: Cell | null = null): Promise<TransactionExecutor> {
+    return new TransactionExecutor(await Executor.create(), config, libs);
+  }
+
+  setConfig(config: Cell) {
+    this.configBase64 = config.toBoc().toString("base64");
+  }
+
+  /**
+   * Executes `message` on the account (undefined: a nonexistent account at `address`).
+   * Returns null when the emulator rejects the message (an external message the
+   * contract did not accept): no transaction, nothing changes.
+   */
+  async run(address: Address, account: Cell | undefined, message: Cell, p: RunParams): Promise<ExecutedTransaction | { rejected: string; exitCode?: number }> {
+    const shardAccount = account ?? emptyShardAccount(address);
+    const res = await this.executor.runTransaction({
+      config: this.configBase64,
+      libs: this.libs,
+      verbosity: "short",
+      shardAccount: shardAccount.toBoc().toString("base64"),
+      message,
+      now: p.now,
+      lt: p.lt,
+      randomSeed: p.randomSeed,
+      ignoreChksig: false,
+      debugEnabled: false,
+    });
+    const r = res.result;
+    if (!r.success) return { rejected: r.error, exitCode: r.vmResults?.vmExitCode };
+    const cell = Cell.fromBase64(r.transaction);
+    const saCell = Cell.fromBase64(r.shardAccount);
+    return {
+      transaction: loadTransaction(cell.beginParse()),
+      cell,
+      shardAccount: loadShardAccount(saCell.beginParse()),
+      shardAccountCell: saCell,
+    };
+  }
+}
+
+export function emptyShardAccount(_address: Address): Cell {
+  return beginCell().store(storeShardAccount({ account: null, lastTransactionHash: 0n, lastTransactionLt: 0n })).endCell();
+}
