@@ -5,7 +5,7 @@
 // collator would: every transaction starts after the block's start lt, its
 // account's previous transaction and its inbound message's created_lt.
 import { createHash } from "node:crypto";
-import { Address, beginCell, Cell, loadMessage, storeMessage, type Message } from "@ton/core";
+import { Address, beginCell, Cell, Dictionary, loadMessage, storeMessage, type Message } from "@ton/core";
 import type { ExecutedTransaction, TransactionExecutor } from "./executor.js";
 
 export interface QueuedMessage {
@@ -55,6 +55,22 @@ export function queued(cell: Cell): QueuedMessage {
   return { cell, message, createdLt: message.info.type === "internal" ? message.info.createdLt : 0n };
 }
 
+/**
+ * The outbound message cells of a transaction exactly as it stores them (re-serializing the
+ * parsed messages could change their hashes), in creation order.
+ */
+export function outMessageCells(tx: Cell): Cell[] {
+  const io = tx.refs[0]!.beginParse();
+  io.loadMaybeRef(); // in_msg
+  const out = Dictionary.loadDirect(Dictionary.Keys.Uint(15), Dictionary.Values.Cell(), io.loadMaybeRef());
+  return [...out.keys()].sort((a, b) => a - b).map((k) => out.get(k)!);
+}
+
+/** The inbound message cell of a transaction as it stores it, if any. */
+export function inMessageCell(tx: Cell): Cell | null {
+  return tx.refs[0]!.beginParse().loadMaybeRef();
+}
+
 export function queuedFromMessage(message: Message): QueuedMessage {
   return queued(beginCell().store(storeMessage(message)).endCell());
 }
@@ -92,12 +108,11 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
     lastEnd.set(id, endLt);
     cursor = endLt;
     out.transactions.push({ ...r, account: dest, inMsg: msg, endLt });
-    for (const m of tx.outMessages.values()) {
-      if (m.info.type === "external-out") {
-        out.externalOut.push(m);
+    for (const q of outMessageCells(r.cell).map(queued)) {
+      if (q.message.info.type === "external-out") {
+        out.externalOut.push(q.message);
         continue;
       }
-      const q = queuedFromMessage(m);
       // Delivered in this block when the destination is in this shard (kept in lt order).
       const at = pending.findIndex((p) => p.createdLt > q.createdLt);
       if (at < 0) pending.push(q);

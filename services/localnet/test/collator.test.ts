@@ -2,7 +2,7 @@
 import { Address, beginCell, Cell, external, internal, loadShardAccount, storeMessage, toNano } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { beforeAll, describe, expect, it } from "vitest";
-import { collate, queuedFromMessage, type AccountStore } from "../src/collator.js";
+import { collate, inMessageCell, outMessageCells, queuedFromMessage, type AccountStore } from "../src/collator.js";
 import { configParam } from "../src/config.js";
 import { TransactionExecutor } from "../src/executor.js";
 import { createGenesis, shardAccountCell, type Genesis } from "../src/genesis.js";
@@ -78,6 +78,9 @@ describe("collate", () => {
       nowhere.toRawString(),
       wallet.address.toRawString(),
     ]);
+    // Messages are delivered as the very cells their senders emitted (same message hashes).
+    const emitted = new Set(c.transactions.flatMap((t) => outMessageCells(t.cell)).map((m) => m.hash().toString("hex")));
+    for (const t of c.transactions.slice(1)) expect(emitted.has(inMessageCell(t.cell)!.hash().toString("hex"))).toBe(true);
     const lts = c.transactions.map((t) => t.transaction.lt);
     expect([...lts].sort((a, b) => (a < b ? -1 : 1))).toEqual(lts);
     expect(lts[0]).toBeGreaterThanOrEqual(1_000_000n);
