@@ -3,3 +3,4 @@ export * from "./address.js";
 export * from "./hash.js";
 export { crc16 } from "./crc16.js";
 export { TonFormatError } from "./format-error.js";
+export { serializeBoc, type SerializeBocOptions } from "./boc.js";
