@@ -7,7 +7,7 @@
 // encoding (hml_short / hml_long / hml_same) follows the validator's choice (crypto/vm/dict.cpp
 // append_dict_label), so a dictionary rebuilt from its entries has the same cell hashes as the
 // one produced by the node.
-import { type Builder, type Cell, type DictionaryKey, type DictionaryKeyTypes, type DictionaryValue, type Slice, Dictionary, beginCell } from "@ton/core";
+import { type Builder, type DictionaryKey, type DictionaryKeyTypes, type DictionaryValue, type Slice, Cell, CellType, Dictionary, beginCell } from "@ton/core";
 
 /** A HashmapAug leaf: the augmentation `extra` and the value (ahmn_leaf#_ extra:Y value:X). */
 export interface AugValue<V, E> {
@@ -100,11 +100,201 @@ export function loadHashmapAugE<K extends DictionaryKeyTypes, V, E>(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Partial dictionaries (Merkle proofs / updates)
+//
+// A dictionary inside a Merkle proof or a Merkle update has pruned branches. It is loaded as the
+// leaves that are present plus `AugPrunedParts`: the sub-trees that are kept verbatim (pruned
+// branches, and leaves that cannot be parsed or re-serialized because they contain pruned cells),
+// and the stored extras of the fork nodes above them (those cannot be recomputed: the pruned
+// children's extras are hidden). Storing the leaves with their AugPrunedParts rebuilds every
+// unpruned node (labels and fork extras of fully present sub-trees recomputed) and gives the
+// original hashes. A partial dictionary is a view to re-serialize, not to modify: fork extras
+// above pruned branches are re-stored as loaded.
+
+/** Sub-trees and extras of a partially present (augmented) dictionary; see loadHashmapAugPartial. */
+export interface AugPrunedParts {
+  /** Edge cells kept verbatim, each with the key bits leading to it (prefixLen bits, the edge starts there). */
+  subtrees: { prefix: bigint; prefixLen: number; cell: Cell }[];
+  /** The stored extra (bits and refs) of each fork node that contains pruned cells, by forkPosition. */
+  forkExtras: Map<string, Cell>;
+  /** HashmapAugE only: the root extra stored next to the root reference, when the root contains pruned cells. */
+  rootExtra?: Cell;
+}
+
+/** Key of a fork node in AugPrunedParts.forkExtras: the key bits above its branching bit. */
+export function forkPosition(prefix: bigint, prefixLen: number): string {
+  return `${prefixLen}:${prefix.toString(16)}`;
+}
+
+/** One node of a Hashmap tree, as visited by walkHashmap. */
+export interface HashmapNode {
+  type: "leaf" | "fork" | "pruned";
+  /** The edge cell. */
+  cell: Cell;
+  /** The key bits above this edge (prefixLen bits from the root). */
+  prefix: bigint;
+  prefixLen: number;
+  /** prefix + label: the whole key for a leaf, the bits above the branching bit for a fork (not for pruned). */
+  path: bigint;
+  pathLen: number;
+  /** What follows the label: extra and value (leaf), extra after the two refs (fork of a HashmapAug). */
+  rest?: Slice;
+  left?: Cell;
+  right?: Cell;
+}
+
+function readHmLabel(s: Slice, maxLen: number): { len: number; bits: bigint } {
+  if (!s.loadBit()) {
+    // hml_short$0 len:(Unary ~n) s:(n * Bit)
+    let len = 0;
+    while (s.loadBit()) len++;
+    if (len > maxLen) throw new Error("Hashmap: label longer than the remaining key");
+    return { len, bits: len > 0 ? s.loadUintBig(len) : 0n };
+  }
+  const k = lenBits(maxLen);
+  if (!s.loadBit()) {
+    // hml_long$10 n:(#<= m) s:(n * Bit)
+    const len = k > 0 ? s.loadUint(k) : 0;
+    if (len > maxLen) throw new Error("Hashmap: label longer than the remaining key");
+    return { len, bits: len > 0 ? s.loadUintBig(len) : 0n };
+  }
+  // hml_same$11 v:Bit n:(#<= m)
+  const v = s.loadBit();
+  const len = k > 0 ? s.loadUint(k) : 0;
+  if (len > maxLen) throw new Error("Hashmap: label longer than the remaining key");
+  return { len, bits: v ? (1n << BigInt(len)) - 1n : 0n };
+}
+
+/**
+ * Visits the nodes of a (possibly partial) `Hashmap n X` / `HashmapAug n X Y` whose root edge is
+ * `root`, depth first, left before right. Pruned branches are reported and not entered.
+ */
+export function* walkHashmap(root: Cell, n: number): Generator<HashmapNode> {
+  const stack: { cell: Cell; prefix: bigint; prefixLen: number }[] = [{ cell: root, prefix: 0n, prefixLen: 0 }];
+  while (stack.length > 0) {
+    const { cell, prefix, prefixLen } = stack.pop()!;
+    if (cell.isExotic) {
+      if (cell.type !== CellType.PrunedBranch) throw new Error(`Hashmap: unexpected exotic cell (type ${cell.type}) as an edge`);
+      yield { type: "pruned", cell, prefix, prefixLen, path: prefix, pathLen: prefixLen };
+      continue;
+    }
+    const s = cell.beginParse();
+    const m = n - prefixLen;
+    const label = readHmLabel(s, m);
+    const path = (prefix << BigInt(label.len)) | label.bits;
+    const pathLen = prefixLen + label.len;
+    if (pathLen === n) {
+      yield { type: "leaf", cell, prefix, prefixLen, path, pathLen, rest: s };
+      continue;
+    }
+    const left = s.loadRef();
+    const right = s.loadRef();
+    yield { type: "fork", cell, prefix, prefixLen, path, pathLen, rest: s, left, right };
+    stack.push({ cell: right, prefix: (path << 1n) | 1n, prefixLen: pathLen + 1 });
+    stack.push({ cell: left, prefix: path << 1n, prefixLen: pathLen + 1 });
+  }
+}
+
+function sliceCell(s: Slice): Cell {
+  return beginCell().storeSlice(s.clone()).endCell();
+}
+
+/**
+ * Loads a `HashmapAug n X Y` that may contain pruned branches (Merkle proof / update view). Returns
+ * the leaves that could be parsed and, if anything is missing, the AugPrunedParts needed to
+ * re-serialize it (`pruned` is undefined for a complete dictionary). A leaf containing pruned cells
+ * is parsed only if it re-serializes to the same cell; otherwise it is kept verbatim.
+ */
+export function loadHashmapAugPartial<K extends DictionaryKeyTypes, V, E>(
+  root: Cell,
+  key: DictionaryKey<K>,
+  value: DictionaryValue<V>,
+  aug: Augmentation<E>,
+): { dict: Dictionary<K, AugValue<V, E>>; pruned?: AugPrunedParts } {
+  const codec = augValueCodec(aug, value);
+  const dict = Dictionary.empty(key, codec);
+  const parts: AugPrunedParts = { subtrees: [], forkExtras: new Map() };
+  for (const node of walkHashmap(root, key.bits)) {
+    if (node.type === "pruned") {
+      parts.subtrees.push({ prefix: node.prefix, prefixLen: node.prefixLen, cell: node.cell });
+    } else if (node.type === "fork") {
+      if (node.cell.level() > 0) parts.forkExtras.set(forkPosition(node.path, node.pathLen), sliceCell(node.rest!));
+    } else {
+      const rest = node.rest!;
+      if (node.cell.level() === 0) {
+        dict.set(key.parse(node.path), codec.parse(rest));
+        continue;
+      }
+      let leaf: AugValue<V, E> | undefined;
+      try {
+        const original = sliceCell(rest);
+        leaf = codec.parse(rest);
+        const b = beginCell();
+        codec.serialize(leaf, b);
+        if (!b.endCell().hash().equals(original.hash())) leaf = undefined;
+      } catch {
+        leaf = undefined;
+      }
+      if (leaf) dict.set(key.parse(node.path), leaf);
+      else parts.subtrees.push({ prefix: node.prefix, prefixLen: node.prefixLen, cell: node.cell });
+    }
+  }
+  const complete = parts.subtrees.length === 0 && parts.forkExtras.size === 0;
+  return complete ? { dict } : { dict, pruned: parts };
+}
+
+/**
+ * Loads a `HashmapAugE n X Y` that may contain pruned branches. `extra` is the root extra when it
+ * could be parsed; for a partial dictionary its raw bits are also kept in `pruned.rootExtra`.
+ */
+export function loadHashmapAugEPartial<K extends DictionaryKeyTypes, V, E>(
+  slice: Slice,
+  key: DictionaryKey<K>,
+  value: DictionaryValue<V>,
+  aug: Augmentation<E>,
+): { dict: Dictionary<K, AugValue<V, E>>; extra?: E; pruned?: AugPrunedParts } {
+  const root = slice.loadMaybeRef();
+  if (!root) return { dict: emptyDict(key, augValueCodec(aug, value)), extra: aug.load(slice) };
+  const { dict, pruned } = loadHashmapAugPartial(root, key, value, aug);
+  // the extra's raw bits and refs; its size is found by parsing a copy (@ton/core reads a pruned
+  // extra-currency dictionary as an empty one, so a parsed extra is only trusted if it re-serializes)
+  const probe = slice.clone();
+  aug.load(probe);
+  const bits = slice.remainingBits - probe.remainingBits;
+  const refs = slice.remainingRefs - probe.remainingRefs;
+  const rb = beginCell().storeBits(slice.loadBits(bits));
+  for (let i = 0; i < refs; i++) rb.storeRef(slice.loadRef());
+  const raw = rb.endCell();
+  let extra: E | undefined;
+  try {
+    const e = aug.load(raw.beginParse());
+    if (beginCell().store(aug.store(e)).endCell().hash().equals(raw.hash())) extra = e;
+  } catch {
+    extra = undefined;
+  }
+  if (!pruned && extra !== undefined) return { dict, extra };
+  const parts = pruned ?? { subtrees: [], forkExtras: new Map<string, Cell>() };
+  parts.rootExtra = raw;
+  return extra === undefined ? { dict, pruned: parts } : { dict, extra, pruned: parts };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Building
 
 interface Entry<V> {
-  key: bigint; // unsigned, `bits` wide
+  /** Unsigned, `bits` wide; for a verbatim sub-tree its lowest key. */
+  key: bigint;
   value: V;
+  /** A sub-tree kept verbatim (partial dictionaries): its edge cell, where it starts, its highest key. */
+  opaque?: { cell: Cell; prefixLen: number; last: bigint };
+}
+
+interface BuildCtx<V, E> {
+  bits: number;
+  storeLeaf: (value: V, b: Builder) => void;
+  aug?: Augmentation<E>;
+  leafExtra?: (value: V) => E;
+  forkExtras?: Map<string, Cell>;
 }
 
 function bitLength(x: bigint): number {
@@ -145,17 +335,17 @@ export function storeHmLabel(label: bigint, len: number, maxLen: number, b: Buil
   b.storeUint(label, len);
 }
 
-function build<V, E>(
-  entries: Entry<V>[],
-  from: number,
-  to: number,
-  n: number,
-  storeLeaf: (value: V, b: Builder) => void,
-  aug: Augmentation<E> | undefined,
-  leafExtra: ((value: V) => E) | undefined,
-): { cell: Cell; extra: E | undefined } {
-  const first = entries[from].key;
-  const last = entries[to - 1].key;
+/** Builds the edge for entries[from, to) with n key bits left; `extra` is undefined when unknown (pruned below). */
+function build<V, E>(entries: Entry<V>[], from: number, to: number, n: number, ctx: BuildCtx<V, E>): { cell: Cell; extra: E | undefined } {
+  const consumed = ctx.bits - n;
+  const firstEntry = entries[from];
+  const lastEntry = entries[to - 1];
+  if (to - from === 1 && firstEntry.opaque) {
+    if (firstEntry.opaque.prefixLen !== consumed) throw new Error("partial dictionary: a pruned sub-tree does not hang off a fork");
+    return { cell: firstEntry.opaque.cell, extra: undefined };
+  }
+  const first = firstEntry.key;
+  const last = lastEntry.opaque ? lastEntry.opaque.last : lastEntry.key;
   const mask = n === 0 ? 0n : (1n << BigInt(n)) - 1n;
   const a = first & mask;
   const diff = a ^ (last & mask);
@@ -165,27 +355,35 @@ function build<V, E>(
   storeHmLabel(n === l ? a : a >> BigInt(n - l), l, n, b);
   if (l === n) {
     if (to - from !== 1) throw new Error("dictionary has duplicate keys");
-    storeLeaf(entries[from].value, b);
-    return { cell: b.endCell(), extra: leafExtra?.(entries[from].value) };
+    ctx.storeLeaf(firstEntry.value, b);
+    return { cell: b.endCell(), extra: ctx.leafExtra?.(firstEntry.value) };
   }
   const m = n - l - 1; // bits left below the fork
   const splitBit = 1n << BigInt(m);
   let mid = from;
   while (mid < to && (entries[mid].key & splitBit) === 0n) mid++;
   if (mid === from || mid === to) throw new Error("internal: unbalanced fork");
-  const left = build(entries, from, mid, m, storeLeaf, aug, leafExtra);
-  const right = build(entries, mid, to, m, storeLeaf, aug, leafExtra);
+  const left = build(entries, from, mid, m, ctx);
+  const right = build(entries, mid, to, m, ctx);
   b.storeRef(left.cell);
   b.storeRef(right.cell);
   let extra: E | undefined;
-  if (aug) {
-    extra = aug.fork(left.extra as E, right.extra as E);
-    b.store(aug.store(extra));
+  if (ctx.aug) {
+    const kept = ctx.forkExtras?.get(forkPosition(first >> BigInt(m + 1), consumed + l));
+    if (kept) {
+      b.storeSlice(kept.beginParse());
+    } else {
+      if (left.extra === undefined || right.extra === undefined) {
+        throw new Error("partial dictionary: no stored extra for a fork above a pruned branch");
+      }
+      extra = ctx.aug.fork(left.extra, right.extra);
+      b.store(ctx.aug.store(extra));
+    }
   }
   return { cell: b.endCell(), extra };
 }
 
-function sortedEntries<K extends DictionaryKeyTypes, V>(dict: Dictionary<K, V>, key: DictionaryKey<K>): Entry<V>[] {
+function sortedEntries<K extends DictionaryKeyTypes, V>(dict: Dictionary<K, V>, key: DictionaryKey<K>, pruned?: AugPrunedParts): Entry<V>[] {
   const bits = key.bits;
   const limit = 1n << BigInt(bits);
   const out: Entry<V>[] = [];
@@ -194,7 +392,16 @@ function sortedEntries<K extends DictionaryKeyTypes, V>(dict: Dictionary<K, V>, 
     if (kb < 0n || kb >= limit) throw new Error(`dictionary key out of range for ${bits} bits`);
     out.push({ key: kb, value: v });
   }
+  for (const t of pruned?.subtrees ?? []) {
+    const free = BigInt(bits - t.prefixLen);
+    const low = t.prefix << free;
+    out.push({ key: low, value: undefined as V, opaque: { cell: t.cell, prefixLen: t.prefixLen, last: low | ((1n << free) - 1n) } });
+  }
   out.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  for (let i = 1; i < out.length; i++) {
+    const p = out[i - 1];
+    if ((p.opaque ? p.opaque.last : p.key) >= out[i].key) throw new Error("dictionary has duplicate keys or overlaps a pruned sub-tree");
+  }
   return out;
 }
 
@@ -202,7 +409,7 @@ function sortedEntries<K extends DictionaryKeyTypes, V>(dict: Dictionary<K, V>, 
 export function buildHashmap<K extends DictionaryKeyTypes, V>(dict: Dictionary<K, V>, key: DictionaryKey<K>, value: DictionaryValue<V>): Cell {
   const entries = sortedEntries(dict, key);
   if (entries.length === 0) throw new Error("Hashmap (non-E) cannot be empty");
-  return build(entries, 0, entries.length, key.bits, (v, b) => value.serialize(v, b), undefined, undefined).cell;
+  return build<V, never>(entries, 0, entries.length, key.bits, { bits: key.bits, storeLeaf: (v, b) => value.serialize(v, b) }).cell;
 }
 
 /** Stores `HashmapE n X`. */
@@ -217,6 +424,28 @@ export function storeHashmapE<K extends DictionaryKeyTypes, V>(dict: Dictionary<
   };
 }
 
+function buildAug<K extends DictionaryKeyTypes, V, E>(
+  dict: Dictionary<K, AugValue<V, E>>,
+  key: DictionaryKey<K>,
+  value: DictionaryValue<V>,
+  aug: Augmentation<E>,
+  pruned: AugPrunedParts | undefined,
+): { root: Cell; extra: E | undefined } {
+  const entries = sortedEntries(dict, key, pruned);
+  if (entries.length === 0) throw new Error("HashmapAug (non-E) cannot be empty");
+  const r = build(entries, 0, entries.length, key.bits, {
+    bits: key.bits,
+    storeLeaf: (v, b) => {
+      b.store(aug.store(v.extra));
+      value.serialize(v.value, b);
+    },
+    aug,
+    leafExtra: (v) => v.extra,
+    forkExtras: pruned?.forkExtras,
+  });
+  return { root: r.cell, extra: r.extra };
+}
+
 /**
  * Builds the root cell of a non-empty `HashmapAug n X Y` and returns it with the root extra (the
  * extra of the root node: the leaf's extra, or the fork extra computed from all leaves).
@@ -227,27 +456,28 @@ export function buildHashmapAug<K extends DictionaryKeyTypes, V, E>(
   value: DictionaryValue<V>,
   aug: Augmentation<E>,
 ): { root: Cell; extra: E } {
-  const entries = sortedEntries(dict, key);
-  if (entries.length === 0) throw new Error("HashmapAug (non-E) cannot be empty");
-  const r = build(
-    entries,
-    0,
-    entries.length,
-    key.bits,
-    (v, b) => {
-      b.store(aug.store(v.extra));
-      value.serialize(v.value, b);
-    },
-    aug,
-    (v) => v.extra,
-  );
-  return { root: r.cell, extra: r.extra as E };
+  const r = buildAug(dict, key, value, aug, undefined);
+  return { root: r.root, extra: r.extra as E };
+}
+
+/**
+ * Builds the root cell of a `HashmapAug n X Y` from the leaves and AugPrunedParts of a partial
+ * dictionary (loadHashmapAugPartial). `extra` is undefined when the root contains pruned cells.
+ */
+export function buildHashmapAugPartial<K extends DictionaryKeyTypes, V, E>(
+  dict: Dictionary<K, AugValue<V, E>>,
+  key: DictionaryKey<K>,
+  value: DictionaryValue<V>,
+  aug: Augmentation<E>,
+  pruned: AugPrunedParts | undefined,
+): { root: Cell; extra: E | undefined } {
+  return buildAug(dict, key, value, aug, pruned);
 }
 
 /**
  * The aggregate extra of an augmented dictionary (what ahme_root / ahme_empty store). Folds the
  * leaves in iteration order, so it assumes an associative and commutative `fork` (true for every
- * augmentation of block.tlb: sums, max/or); storeHashmapAugE always folds in tree order.
+ * augmentation of block.tlb: sums, max/or/min); storeHashmapAugE always folds in tree order.
  */
 export function hashmapAugExtra<K extends DictionaryKeyTypes, V, E>(dict: Dictionary<K, AugValue<V, E>>, aug: Augmentation<E>): E {
   let acc: E | undefined;
@@ -255,22 +485,29 @@ export function hashmapAugExtra<K extends DictionaryKeyTypes, V, E>(dict: Dictio
   return acc ?? aug.empty();
 }
 
-/** Stores `HashmapAugE n X Y`, computing every fork extra and the root extra. */
+/**
+ * Stores `HashmapAugE n X Y`, computing every fork extra and the root extra. With `pruned` (from
+ * loadHashmapAugEPartial) it re-stores a partial dictionary: pruned sub-trees and the extras above
+ * them as loaded.
+ */
 export function storeHashmapAugE<K extends DictionaryKeyTypes, V, E>(
   dict: Dictionary<K, AugValue<V, E>>,
   key: DictionaryKey<K>,
   value: DictionaryValue<V>,
   aug: Augmentation<E>,
+  pruned?: AugPrunedParts,
 ) {
   return (b: Builder): void => {
-    if (dict.size === 0) {
+    if (dict.size === 0 && (pruned?.subtrees.length ?? 0) === 0) {
       b.storeBit(0);
       b.store(aug.store(aug.empty()));
     } else {
-      const { root, extra } = buildHashmapAug(dict, key, value, aug);
+      const { root, extra } = buildAug(dict, key, value, aug, pruned);
       b.storeBit(1);
       b.storeRef(root);
-      b.store(aug.store(extra));
+      if (pruned?.rootExtra) b.storeSlice(pruned.rootExtra.beginParse());
+      else if (extra !== undefined) b.store(aug.store(extra));
+      else throw new Error("partial dictionary: the root extra is not known (pruned.rootExtra missing)");
     }
   };
 }

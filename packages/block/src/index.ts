@@ -12,3 +12,4 @@ export * from "./mcblock.js";
 export * from "./block.js";
 export * from "./config.js";
 export * from "./proof.js";
+export * from "./state.js";

@@ -101,3 +101,164 @@ export function blockRootHash(cell: Cell): Buffer {
   if (cell.type === CellType.MerkleProof) return loadMerkleProof(cell).virtualRoot.hash(0);
   return cell.hash(0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Pruning: Merkle proofs and updates from complete (or partial) trees
+
+function isMerkleCell(c: Cell): boolean {
+  return c.type === CellType.MerkleProof || c.type === CellType.MerkleUpdate;
+}
+
+/**
+ * The pruned branch standing for `cell` at Merkle depth `merkleDepth` (0: in the tree directly
+ * under a MERKLE_PROOF / MERKLE_UPDATE; +1 below each nested Merkle cell), as the node builds it
+ * (DataCell::create_pruned_branch): level mask = the cell's mask seen at that depth | 1 <<
+ * merkleDepth, then the cell's hashes and depths at level 0 and at each level of that mask. For a
+ * cell at depth 0 (also one that itself contains pruned branches: it is seen virtualized, as the
+ * original cell) this is the usual `01 01 hash(0) depth(0)` cell; its hash(0) is the cell's hash(0).
+ */
+export function prunedBranchCell(cell: Cell, merkleDepth = 0): Cell {
+  if (merkleDepth < 0 || merkleDepth > 2) throw new Error(`bad Merkle depth ${merkleDepth}`);
+  const mask = cell.mask.apply(merkleDepth).value;
+  const levels = [0];
+  for (let i = 0; i < merkleDepth; i++) if (mask & (1 << i)) levels.push(i + 1);
+  const b = beginCell().storeUint(1, 8).storeUint(mask | (1 << merkleDepth), 8);
+  for (const l of levels) b.storeBuffer(cell.hash(l));
+  for (const l of levels) b.storeUint(cell.depth(l), 16);
+  return b.endCell({ exotic: true });
+}
+
+/**
+ * `root` with every cell that `keep` rejects replaced by its pruned branch (the root itself is
+ * always kept). `keep` sees each child of a kept cell (its decision covers the whole sub-tree);
+ * pruned branches already in the tree stay as they are, and cells under a nested MERKLE_PROOF /
+ * MERKLE_UPDATE are pruned one Merkle level deeper. Shared sub-trees are rebuilt once.
+ */
+export function pruneCells(root: Cell, keep: (cell: Cell) => boolean, merkleDepth = 0): Cell {
+  const memo = new Map<string, Cell>();
+  const visit = (cell: Cell, depth: number): Cell => {
+    if (cell.refs.length === 0) return cell;
+    const id = `${depth}:${cell.hash().toString("hex")}`;
+    const done = memo.get(id);
+    if (done) return done;
+    const childDepth = isMerkleCell(cell) ? depth + 1 : depth;
+    let changed = false;
+    const refs = cell.refs.map((r) => {
+      const out = r.type === CellType.PrunedBranch ? r : keep(r) ? visit(r, childDepth) : prunedBranchCell(r, childDepth);
+      if (out !== r) changed = true;
+      return out;
+    });
+    let res = cell;
+    if (changed) {
+      const b = beginCell().storeBits(cell.bits);
+      for (const r of refs) b.storeRef(r);
+      res = b.endCell({ exotic: cell.isExotic });
+    }
+    memo.set(id, res);
+    return res;
+  };
+  return visit(root, merkleDepth);
+}
+
+/**
+ * A MERKLE_PROOF cell of `root` keeping the cells in `keep` — a set of representation hashes
+ * (`cell.hash().toString("hex")`: the cells a reader visits, like the node's usage tree) or a
+ * predicate — and pruning every other child of a kept cell. The root is always kept. The proof's
+ * virtual hash (and `proof.refs[0].hash(0)`) is `root.hash(0)`.
+ */
+export function makeMerkleProof(root: Cell, keep: Set<string> | ((cell: Cell) => boolean)): Cell {
+  const pred = typeof keep === "function" ? keep : (c: Cell) => keep.has(c.hash().toString("hex"));
+  const pruned = pruneCells(root, pred, 0);
+  return merkleProofCell({ virtualHash: pruned.hash(0), depth: pruned.depth(0), virtualRoot: pruned });
+}
+
+function level0Hashes(root: Cell): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const id = c.hash().toString("hex");
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.add(c.hash(0).toString("hex"));
+    for (const r of c.refs) stack.push(r);
+  }
+  return out;
+}
+
+/**
+ * A MerkleUpdate from `oldRoot` to `newRoot` carrying only what changed: the old tree keeps the
+ * cells that are not in the new one, and the new tree prunes every cell present in that pruned
+ * old tree (MerkleUpdate::generate's rule: every pruned branch of `new` must be a cell of `old`,
+ * visible or pruned, so a sub-tree of `old` that moved under a new parent is carried in full).
+ * Wrap it with merkleUpdateCell to put it in a block.
+ */
+export function diffMerkleUpdate(oldRoot: Cell, newRoot: Cell): MerkleUpdate {
+  const inNew = level0Hashes(newRoot);
+  const oldPart = pruneCells(oldRoot, (c) => !inNew.has(c.hash(0).toString("hex")));
+  const known = level0Hashes(oldPart);
+  const newPart = pruneCells(newRoot, (c) => !known.has(c.hash(0).toString("hex")));
+  return makeMerkleUpdate(oldPart, newPart);
+}
+
+/**
+ * Applies a MerkleUpdate to the old state it was made from: checks old_hash, replaces each pruned
+ * branch of `new` by the cell of `oldRoot` it stands for, and checks new_hash. Returns the new root.
+ */
+export function applyMerkleUpdate(oldRoot: Cell, update: MerkleUpdate): Cell {
+  if (!oldRoot.hash(0).equals(update.oldHash)) throw new Error("MerkleUpdate: old_hash differs from the given state");
+  const byHash = new Map<string, Cell>();
+  const stack = [oldRoot];
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const h = c.hash(0).toString("hex");
+    const prev = byHash.get(h);
+    if (prev && (prev.type !== CellType.PrunedBranch || c.type === CellType.PrunedBranch)) continue;
+    byHash.set(h, c);
+    for (const r of c.refs) stack.push(r);
+  }
+  const memo = new Map<string, Cell>();
+  const visit = (cell: Cell): Cell => {
+    if (cell.type === CellType.PrunedBranch) {
+      const full = byHash.get(cell.hash(0).toString("hex"));
+      if (!full) throw new Error("MerkleUpdate: a pruned branch of the new state is not in the old state");
+      return full;
+    }
+    if (cell.refs.length === 0) return cell;
+    const id = cell.hash().toString("hex");
+    const done = memo.get(id);
+    if (done) return done;
+    const b = beginCell().storeBits(cell.bits);
+    for (const r of cell.refs) b.storeRef(visit(r));
+    const res = b.endCell({ exotic: cell.isExotic });
+    memo.set(id, res);
+    return res;
+  };
+  const out = visit(update.new);
+  if (!out.hash(0).equals(update.newHash)) throw new Error("MerkleUpdate: the result does not have new_hash");
+  return out;
+}
+
+/**
+ * Checks a MerkleUpdate the way the node does (vm::MerkleUpdate::validate): hashes and depths
+ * match the trees, and every pruned branch of `new` stands for a cell of `old` (a visible cell or
+ * a pruned branch there). Throws on the first problem.
+ */
+export function checkMerkleUpdate(update: MerkleUpdate): void {
+  if (!update.old.hash(0).equals(update.oldHash) || update.old.depth(0) !== update.oldDepth) throw new Error("MerkleUpdate: old hash/depth mismatch");
+  if (!update.new.hash(0).equals(update.newHash) || update.new.depth(0) !== update.newDepth) throw new Error("MerkleUpdate: new hash/depth mismatch");
+  const known = level0Hashes(update.old);
+  const seen = new Set<string>();
+  const stack = [update.new];
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const id = c.hash().toString("hex");
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (c.type === CellType.PrunedBranch && !known.has(c.hash(0).toString("hex"))) {
+      throw new Error(`MerkleUpdate: pruned branch ${c.hash(0).toString("hex")} of the new state is not in the old state`);
+    }
+    for (const r of c.refs) stack.push(r);
+  }
+}

@@ -5,7 +5,7 @@ import { type BlockHeader, loadBlockHeader } from "./block.js";
 import { type BlockIdExt, loadBlockIdExt, storeBits256, storeBlockIdExt } from "./blockid.js";
 import { type ValidatorDescr, type ValidatorSet, validatorList } from "./config.js";
 import { type CryptoSignatures, loadCryptoSignatures, signatureBytes, storeCryptoSignatures } from "./mcblock.js";
-import { loadMerkleProof } from "./merkle.js";
+import { loadMerkleProof, loadMerkleUpdate, makeMerkleProof } from "./merkle.js";
 
 /**
  * block_signatures_ordinary#11 validator_list_hash_short:uint32 catchain_seqno:uint32 sig_count:uint32
@@ -242,4 +242,54 @@ export function verifyBlockSignatures(
     res.validatorListHashMatches = computeValidatorSetHashShort(bs.catchainSeqno, subset) === bs.validatorListHashShort;
   }
   return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Block header proofs
+
+/** Options of proveBlockHeader: what to keep besides the header. */
+export interface ProveBlockHeaderOptions {
+  /** Keep the whole ValueFlow (validators' BlockProof of 2020 did). */
+  withValueFlow?: boolean;
+  /** Keep the BlockExtra root cell (its four refs pruned), as validators' BlockProof of a non-key block does. */
+  withExtraRoot?: boolean;
+}
+
+function collectSubtree(root: Cell, into: Set<string>): void {
+  const stack = [root];
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const h = c.hash().toString("hex");
+    if (into.has(h)) continue;
+    into.add(h);
+    for (const r of c.refs) stack.push(r);
+  }
+}
+
+/**
+ * A MERKLE_PROOF of a block keeping what a liteserver's block header proof keeps: the Block root
+ * cell (global_id), the BlockInfo with its prev/master/vert refs, and the state_update
+ * MERKLE_UPDATE cell (so old_hash / new_hash — the state hashes — are proven) with both states
+ * pruned; value_flow and extra are pruned. Works on a full block or on a proof's virtual root.
+ */
+export function proveBlockHeader(blockRoot: Cell, opts: ProveBlockHeaderOptions = {}): Cell {
+  const root = blockRoot.type === CellType.MerkleProof ? blockRoot.refs[0] : blockRoot;
+  if (root.isExotic || root.beginParse().preloadUint(32) !== 0x11ef55aa) throw new Error("proveBlockHeader: not a Block");
+  const [info, valueFlow, stateUpdate, extra] = root.refs;
+  const keep = new Set<string>([root.hash().toString("hex")]);
+  collectSubtree(info, keep);
+  keep.add(stateUpdate.hash().toString("hex"));
+  if (opts.withValueFlow) collectSubtree(valueFlow, keep);
+  if (opts.withExtraRoot) keep.add(extra.hash().toString("hex"));
+  return makeMerkleProof(root, keep);
+}
+
+/**
+ * The state hashes a block header proof pins: the MERKLE_UPDATE's old_hash / new_hash (the state
+ * before and after the block), read from a block (or its proof) whose state_update cell is present.
+ */
+export function blockStateHashes(blockRoot: Cell): { oldHash: Buffer; newHash: Buffer } {
+  const root = blockRoot.type === CellType.MerkleProof ? blockRoot.refs[0] : blockRoot;
+  const u = loadMerkleUpdate(root.refs[2]);
+  return { oldHash: u.oldHash, newHash: u.newHash };
 }

@@ -1,4 +1,4 @@
-import { type Builder, type CurrencyCollection, Dictionary, beginCell, loadCurrencyCollection } from "@ton/core";
+import { type Builder, type CurrencyCollection, type Slice, Dictionary, beginCell, loadCurrencyCollection } from "@ton/core";
 import { describe, expect, it } from "vitest";
 import {
   type Augmentation,
@@ -10,6 +10,9 @@ import {
   emptyAugDict,
   hashmapAugExtra,
   loadHashmap,
+  loadHashmapAugEPartial,
+  makeMerkleProof,
+  walkHashmap,
   loadHashmapAugE,
   loadHashmapE,
   storeHashmapAugE,
@@ -205,5 +208,55 @@ describe("augmented dictionary builder", () => {
     sl.loadMaybeRef();
     const root = loadCurrencyCollection(sl);
     expect(currencyCollectionsEqual(root, s)).toBe(true);
+  });
+});
+
+describe("partial (pruned) augmented dictionaries", () => {
+  const ccValue = { parse: (s: Slice) => s.loadUintBig(32), serialize: (v: bigint, b: Builder) => void b.storeUint(v, 32) };
+  function withCurrencies(n: number) {
+    const r = rng(11);
+    const d = emptyAugDict(Dictionary.Keys.BigUint(64), ccValue, currencyCollectionAug);
+    for (let i = 0; i < n; i++) {
+      const other = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.BigVarUint(5));
+      other.set(1 + (i % 3), BigInt(i + 1));
+      d.set(randomBig(r, 64), { extra: { coins: BigInt(i), other }, value: BigInt(i) });
+    }
+    return beginCell().store(storeHashmapAugE(d, Dictionary.Keys.BigUint(64), ccValue, currencyCollectionAug)).endCell();
+  }
+
+  it("walkHashmap visits every node; a proof of some leaves loads partially and re-stores to the same cells", () => {
+    const full = withCurrencies(40);
+    const nodes = [...walkHashmap(full.refs[0], 64)];
+    expect(nodes.filter((n) => n.type === "leaf").length).toBe(40);
+    expect(nodes.filter((n) => n.type === "fork").length).toBe(39);
+    // keep the path to three leaves (with everything below them)
+    const leaves = nodes.filter((n) => n.type === "leaf").slice(10, 13);
+    const keep = new Set<string>([full.hash().toString("hex")]);
+    for (const n of nodes) if (leaves.some((l) => (l.path >> BigInt(64 - n.pathLen)) === n.path)) keep.add(n.cell.hash().toString("hex"));
+    for (const l of leaves) for (const r of l.cell.refs) keep.add(r.hash().toString("hex"));
+    const proof = makeMerkleProof(full, keep).refs[0];
+    expect(proof.hash(0).equals(full.hash())).toBe(true);
+    const loaded = loadHashmapAugEPartial(proof.beginParse(), Dictionary.Keys.BigUint(64), ccValue, currencyCollectionAug);
+    expect(loaded.dict.size).toBe(3);
+    expect(loaded.pruned!.subtrees.length).toBeGreaterThan(3);
+    expect(loaded.extra).toBeUndefined(); // the root extra's currency dictionary is pruned
+    const again = beginCell().store(storeHashmapAugE(loaded.dict, Dictionary.Keys.BigUint(64), ccValue, currencyCollectionAug, loaded.pruned)).endCell();
+    expect(again.hash().equals(proof.hash())).toBe(true);
+  });
+
+  it("leaves whose extra hides a pruned cell are kept verbatim", () => {
+    const full = withCurrencies(12);
+    // keep every dictionary edge but no extra-currency dictionary
+    const edges = new Set([full, ...[...walkHashmap(full.refs[0], 64)].map((n) => n.cell)].map((c) => c.hash().toString("hex")));
+    const proof = makeMerkleProof(full, edges).refs[0];
+    const loaded = loadHashmapAugEPartial(proof.beginParse(), Dictionary.Keys.BigUint(64), ccValue, currencyCollectionAug);
+    expect(loaded.dict.size).toBe(0);
+    expect(loaded.pruned!.subtrees.length).toBe(12);
+    expect(loaded.pruned!.forkExtras.size).toBe(11);
+    const again = beginCell().store(storeHashmapAugE(loaded.dict, Dictionary.Keys.BigUint(64), ccValue, currencyCollectionAug, loaded.pruned)).endCell();
+    expect(again.hash().equals(proof.hash())).toBe(true);
+    // a complete dictionary loads with no pruned parts
+    const c = loadHashmapAugEPartial(full.beginParse(), Dictionary.Keys.BigUint(64), ccValue, currencyCollectionAug);
+    expect([c.dict.size, c.pruned]).toEqual([12, undefined]);
   });
 });
