@@ -1,7 +1,7 @@
 // Runs transactions with TON's own emulator (@ton/sandbox's Executor, the C++
 // emulator compiled to WebAssembly), with every input a collator decides passed
 // explicitly: config, libraries, now, lt, random seed.
-import { beginCell, Cell, loadShardAccount, loadTransaction, storeShardAccount, type Address, type ShardAccount, type Transaction } from "@ton/core";
+import { beginCell, Cell, loadShardAccount, loadTransaction, parseTuple, storeShardAccount, type Address, type ShardAccount, type Transaction } from "@ton/core";
 import { Executor } from "@ton/sandbox";
 
 export interface ExecutedTransaction {
@@ -37,6 +37,33 @@ export class TransactionExecutor {
     this.configBase64 = config.toBoc().toString("base64");
   }
 
+  /** Runs get-method `methodId` of an active account with `stack` (a VmStack cell). */
+  async runGetMethod(address: Address, shardAccount: Cell, methodId: number, stack: Cell | null, p: GetMethodParams): Promise<GetMethodResult> {
+    const account = loadShardAccount(shardAccount.beginParse()).account;
+    const state = account?.storage.state;
+    if (!account || state?.type !== "active" || !state.state.code || !state.state.data) {
+      throw new Error("account is not active: it has no code to run");
+    }
+    const res = await this.executor.runGetMethod({
+      code: state.state.code,
+      data: state.state.data,
+      methodId,
+      stack: stack ? parseTuple(stack) : [],
+      config: this.configBase64,
+      verbosity: "short",
+      libs: this.libs ?? undefined,
+      address,
+      unixTime: p.now,
+      balance: account.storage.balance.coins,
+      randomSeed: p.randomSeed,
+      gasLimit: p.gasLimit ?? 1_000_000n,
+      debugEnabled: false,
+    });
+    const out = res.output;
+    if (!out.success) throw new Error(out.error);
+    return { exitCode: out.vm_exit_code, stack: out.stack ? Cell.fromBase64(out.stack) : undefined, gasUsed: BigInt(out.gas_used) };
+  }
+
   /**
    * Executes `message` on the account (undefined: a nonexistent account at `address`).
    * Returns null when the emulator rejects the message (an external message the
@@ -67,6 +94,19 @@ export class TransactionExecutor {
       shardAccountCell: saCell,
     };
   }
+}
+
+export interface GetMethodResult {
+  exitCode: number;
+  /** The resulting VmStack cell (absent when the method did not run). */
+  stack?: Cell;
+  gasUsed: bigint;
+}
+
+export interface GetMethodParams {
+  now: number;
+  randomSeed: Buffer;
+  gasLimit?: bigint;
 }
 
 export function emptyShardAccount(_address: Address): Cell {

@@ -6,7 +6,6 @@ import { WalletContractV4 } from "@ton/ton";
 import { blockTransactions, parseBlock, blockCell, loadMerkleUpdate } from "@tongate/block";
 import { describe, expect, it } from "vitest";
 import { buildBlock } from "../src/chain/block-builder.js";
-import { stateUpdate } from "../src/chain/merkle-update.js";
 import { collate, queuedFromMessage, type AccountStore } from "../src/collator.js";
 import { TransactionExecutor } from "../src/executor.js";
 import { createGenesis, shardAccountCell } from "../src/genesis.js";
@@ -82,16 +81,5 @@ describe("buildBlock", () => {
     const su = loadMerkleUpdate(root.refs[2]!);
     expect(su.oldHash).toEqual(oldState.hash());
     expect(su.newHash).toEqual(newState.hash());
-  });
-
-  it("prunes what the old and new states share", () => {
-    const shared = beginCell().storeUint(42, 32).storeRef(beginCell().storeUint(7, 8).endCell()).endCell();
-    const a = beginCell().storeUint(1, 8).storeRef(shared).endCell();
-    const b = beginCell().storeUint(2, 8).storeRef(shared).endCell();
-    const u = stateUpdate(a, b);
-    expect(u.old.refs[0]!.isExotic).toBe(true);
-    expect(u.new.refs[0]!.isExotic).toBe(true);
-    expect(u.old.hash(0)).toEqual(a.hash());
-    expect(u.new.hash(0)).toEqual(b.hash());
   });
 });

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { Cell, type CurrencyCollection, type Transaction } from "@ton/core";
 import {
   blockCell,
+  diffMerkleUpdate,
   emptyInMsgDescr,
   emptyOutMsgDescr,
   emptyShardAccountBlocks,
@@ -27,7 +28,6 @@ import {
   type ValueFlow,
 } from "@tongate/block";
 import { inMessageCell, outMessageCells, queued, type CollatedTransaction } from "../collator.js";
-import { stateUpdate } from "./merkle-update.js";
 
 export interface BlockIdExt {
   workchain: number;
@@ -198,7 +198,7 @@ export function buildBlock(p: BlockParts): BuiltBlock {
     globalId: p.globalId,
     info,
     valueFlow,
-    stateUpdate: stateUpdate(p.oldState, p.newState),
+    stateUpdate: diffMerkleUpdate(p.oldState, p.newState),
     extra: { inMsgDescr, outMsgDescr, accountBlocks, randSeed: p.randSeed, createdBy: p.createdBy, custom: p.mcExtra ?? null },
   };
   const root = blockCell(block);

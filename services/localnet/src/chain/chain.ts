@@ -1,0 +1,397 @@
+// The chain: a masterchain and workchain 0 (one shard), sealed block by block.
+// Each seal collates workchain 0 (external messages and internal messages from
+// the masterchain), then the masterchain (its externals and messages from
+// workchain 0), builds both blocks, commits the shard block in the masterchain
+// block's shard_hashes, and signs the masterchain block with the validator key.
+import { createHash } from "node:crypto";
+import { Address, Cell, Dictionary, loadShardAccount } from "@ton/core";
+import { sign } from "@ton/crypto";
+import {
+  binTreeFromShards,
+  blockSignedMessage,
+  emptyCryptoSignatures,
+  emptyOldMcBlocksInfo,
+  emptyShardFees,
+  emptyShardHashes,
+  SHARD_FULL,
+  validatorNodeIdShort,
+  type ExtBlkRef,
+  type McBlockExtra,
+  type McStateExtra,
+  type ShardDescr,
+} from "@tongate/block";
+import { collate, queued, type AccountStore, type QueuedMessage } from "../collator.js";
+import type { TransactionExecutor } from "../executor.js";
+import type { Genesis } from "../genesis.js";
+import { shardAccountCell } from "../genesis.js";
+import { deriveBytes } from "../keys.js";
+import { LiteErrorCode, LiteServerError } from "../liteserver/errors.js";
+import { AccountHistory, type TxRecord } from "./account-history.js";
+import { buildBlock, type BlockIdExt, type BuiltBlock } from "./block-builder.js";
+import type { ShardStateBuilder } from "./state.js";
+
+export const LT_BLOCK_ALIGN = 1_000_000n;
+
+export interface BlockRecord extends BuiltBlock {
+  /** The ShardStateUnsplit after this block. */
+  stateRoot: Cell;
+  startLt: bigint;
+  endLt: bigint;
+  genUtime: number;
+  /** Masterchain blocks: their seqno; shard blocks: the masterchain block that committed them. */
+  mcSeqno: number;
+  transactions: TxRecord[];
+  /** Masterchain blocks: the validator signatures (node id short, ed25519 signature). */
+  signatures: { nodeIdShort: Buffer; signature: Buffer }[];
+}
+
+export interface ZeroState {
+  workchain: number;
+  rootHash: Buffer;
+  fileHash: Buffer;
+  root: Cell;
+  boc: Buffer;
+}
+
+export interface ChainOptions {
+  genesis: Genesis;
+  executor: TransactionExecutor;
+  buildState: ShardStateBuilder;
+  /** Unix time source (tests move time by hand). */
+  clock?: () => number;
+}
+
+const alignUp = (lt: bigint) => ((lt + LT_BLOCK_ALIGN) / LT_BLOCK_ALIGN) * LT_BLOCK_ALIGN;
+const refOf = (b: { id: BlockIdExt; endLt: bigint }): ExtBlkRef => ({ endLt: b.endLt, seqNo: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
+
+export class Chain {
+  readonly genesis: Genesis;
+  readonly mcZero: ZeroState;
+  readonly shardZero: ZeroState;
+  readonly masterchain: BlockRecord[] = [];
+  readonly shardchain: BlockRecord[] = [];
+  readonly history = new AccountHistory();
+  private readonly byRootHash = new Map<string, BlockRecord>();
+  readonly executor: TransactionExecutor;
+  private readonly buildState: ShardStateBuilder;
+  private readonly clock: () => number;
+  private queues = new Map<number, QueuedMessage[]>([
+    [-1, []],
+    [0, []],
+  ]);
+  private waiters: { seqno: number; resolve: () => void }[] = [];
+  private sealing: Promise<BlockRecord> | undefined;
+
+  constructor(o: ChainOptions) {
+    this.genesis = o.genesis;
+    this.executor = o.executor;
+    this.buildState = o.buildState;
+    this.clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
+    for (const [id, sa] of o.genesis.accounts) this.history.setVersion(AccountHistory.key(0, id), 0, shardAccountCell(sa));
+    this.shardZero = this.zeroState(0);
+    this.mcZero = this.zeroState(-1);
+  }
+
+  private accountsOf(workchain: number, seqno: number): Map<string, Cell> {
+    const out = new Map<string, Cell>();
+    const prefix = `${workchain}:`;
+    for (const key of this.history.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const c = this.history.at(key, seqno);
+      if (c) out.set(key.slice(prefix.length), c);
+    }
+    return out;
+  }
+
+  private static balanceOf(accounts: Map<string, Cell>): bigint {
+    let total = 0n;
+    for (const c of accounts.values()) total += loadShardAccount(c.beginParse()).account?.storage.balance.coins ?? 0n;
+    return total;
+  }
+
+  private mcStateExtra(shards: ShardDescr | undefined, lastKeyBlock: ExtBlkRef | null, afterKeyBlock: boolean): McStateExtra {
+    const shardHashes = emptyShardHashes();
+    if (shards) shardHashes.set(0, binTreeFromShards([{ shard: SHARD_FULL, leaf: shards }]));
+    const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.genesis.config);
+    const p0 = config.get(0)?.beginParse();
+    return {
+      shardHashes,
+      config: { configAddr: p0 ? p0.loadBuffer(32) : Buffer.alloc(32, 0x55), config },
+      flags: 0,
+      validatorInfo: { validatorListHashShort: 0, catchainSeqno: 0, nxCcUpdated: false },
+      prevBlocks: emptyOldMcBlocksInfo(),
+      afterKeyBlock,
+      lastKeyBlock,
+      globalBalance: { coins: Chain.balanceOf(this.accountsOf(0, Number.MAX_SAFE_INTEGER)) },
+    };
+  }
+
+  private zeroState(workchain: number): ZeroState {
+    const accounts = workchain === 0 ? this.accountsOf(0, 0) : new Map<string, Cell>();
+    const root = this.buildState({
+      globalId: this.genesis.globalId,
+      workchain,
+      shard: SHARD_FULL,
+      seqno: 0,
+      genUtime: this.genesis.now,
+      genLt: 0n,
+      minRefMcSeqno: 0,
+      accounts,
+      totalBalance: Chain.balanceOf(accounts),
+      mcExtra: workchain === -1 ? this.mcStateExtra(undefined, null, false) : undefined,
+    });
+    const boc = root.toBoc({ idx: false, crc32: true });
+    return { workchain, root, boc, rootHash: root.hash(), fileHash: createHash("sha256").update(boc).digest() };
+  }
+
+  get lastMasterchain(): BlockRecord | undefined {
+    return this.masterchain[this.masterchain.length - 1];
+  }
+
+  get lastShard(): BlockRecord | undefined {
+    return this.shardchain[this.shardchain.length - 1];
+  }
+
+  blockByRootHash(hash: Buffer): BlockRecord | undefined {
+    return this.byRootHash.get(hash.toString("hex"));
+  }
+
+  /** Queues an external message after checking that its contract accepts it now. */
+  async sendExternal(boc: Buffer): Promise<void> {
+    let msg: QueuedMessage;
+    try {
+      msg = queued(Cell.fromBoc(boc)[0]!);
+    } catch (e) {
+      throw new LiteServerError(LiteErrorCode.protoviolation, `cannot parse external message: ${(e as Error).message}`);
+    }
+    const info = msg.message.info;
+    if (info.type !== "external-in") throw new LiteServerError(LiteErrorCode.protoviolation, "not an inbound external message");
+    const wc = info.dest.workChain;
+    if (wc !== 0 && wc !== -1) throw new LiteServerError(LiteErrorCode.protoviolation, `workchain ${wc} does not exist`);
+    const key = AccountHistory.key(wc, info.dest.hash);
+    const dry = await this.executor.run(info.dest, this.history.latest(key), msg.cell, {
+      now: this.clock(),
+      lt: alignUp(this.lastMasterchain?.endLt ?? 0n),
+      randomSeed: Buffer.alloc(32),
+    });
+    if ("rejected" in dry) {
+      throw new LiteServerError(
+        LiteErrorCode.error,
+        `cannot apply external message to current state : External message was not accepted${dry.exitCode !== undefined ? `\nexitcode=${dry.exitCode}` : ""}: ${dry.rejected}`,
+      );
+    }
+    this.queues.get(wc)!.push(msg);
+  }
+
+  /** Seals the next shard block and the masterchain block that commits it. Calls are serialized. */
+  seal(): Promise<BlockRecord> {
+    const next = (this.sealing ?? Promise.resolve()).then(() => this.sealOnce());
+    this.sealing = next.catch(() => undefined as never);
+    return next;
+  }
+
+  /** Accounts as the collation of block `seqno` sees and writes them. */
+  private store(seqno: number): AccountStore {
+    return {
+      get: (wc, id) => this.history.latest(AccountHistory.key(wc, id)),
+      set: (wc, id, cell) => this.history.setVersion(AccountHistory.key(wc, id), seqno, cell),
+    };
+  }
+
+  private async sealOnce(): Promise<BlockRecord> {
+    const now = Math.max(this.clock(), (this.lastMasterchain?.genUtime ?? this.genesis.now) + 0);
+    const mcPrev = this.lastMasterchain;
+    const shPrev = this.lastShard;
+    const mcSeqno = (mcPrev?.id.seqno ?? 0) + 1;
+    const shSeqno = (shPrev?.id.seqno ?? 0) + 1;
+    const mcPrevRef: ExtBlkRef = mcPrev ? refOf(mcPrev) : { endLt: 0n, seqNo: 0, rootHash: this.mcZero.rootHash, fileHash: this.mcZero.fileHash };
+    const shPrevRef: ExtBlkRef = shPrev ? refOf(shPrev) : { endLt: 0n, seqNo: 0, rootHash: this.shardZero.rootHash, fileHash: this.shardZero.fileHash };
+    const seed = this.genesis.seed;
+
+    // Workchain 0.
+    const shStart = alignUp(mcPrevRef.endLt > shPrevRef.endLt ? mcPrevRef.endLt : shPrevRef.endLt);
+    const before0 = this.accountsOf(0, shSeqno - 1);
+    const q0 = this.queues.get(0)!;
+    this.queues.set(0, []);
+    const c0 = await collate(this.executor, this.store(shSeqno), q0, {
+      workchain: 0,
+      inShard: (a: Address) => a.workChain === 0,
+      now,
+      startLt: shStart,
+      blockRandSeed: deriveBytes(seed, `rand/0/${shSeqno}`),
+    });
+    const after0 = this.accountsOf(0, shSeqno);
+    const shState = this.buildState({
+      globalId: this.genesis.globalId,
+      workchain: 0,
+      shard: SHARD_FULL,
+      seqno: shSeqno,
+      genUtime: now,
+      genLt: c0.endLt,
+      minRefMcSeqno: mcPrev?.id.seqno ?? 0,
+      accounts: after0,
+      totalBalance: Chain.balanceOf(after0),
+      masterRef: mcPrevRef,
+    });
+    const sh = this.record(
+      buildBlock({
+        globalId: this.genesis.globalId,
+        workchain: 0,
+        shard: SHARD_FULL,
+        seqno: shSeqno,
+        genUtime: now,
+        startLt: shStart,
+        endLt: c0.endLt > shStart ? c0.endLt : shStart + 1n,
+        prev: shPrevRef,
+        masterRef: mcPrevRef,
+        genSoftware: { version: 13, capabilities: 0n },
+        minRefMcSeqno: mcPrev?.id.seqno ?? 0,
+        prevKeyBlockSeqno: 0,
+        keyBlock: false,
+        validatorListHashShort: 0,
+        catchainSeqno: 0,
+        oldState: shPrev?.stateRoot ?? this.shardZero.root,
+        newState: shState,
+        balanceBefore: Chain.balanceOf(before0),
+        balanceAfter: Chain.balanceOf(after0),
+        transactions: c0.transactions,
+        randSeed: deriveBytes(seed, `rand/0/${shSeqno}`),
+        createdBy: Buffer.alloc(32),
+      }),
+      shState,
+      c0,
+      mcSeqno,
+    );
+
+    // Masterchain.
+    const mcStart = alignUp(sh.endLt);
+    const qm = [...this.queues.get(-1)!, ...c0.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === -1)];
+    this.queues.set(-1, []);
+    const cm = await collate(this.executor, this.store(mcSeqno), qm, {
+      workchain: -1,
+      inShard: (a: Address) => a.workChain === -1,
+      now,
+      startLt: mcStart,
+      blockRandSeed: deriveBytes(seed, `rand/-1/${mcSeqno}`),
+    });
+    // Messages from the masterchain to workchain 0 are delivered in the next shard block.
+    this.queues.get(0)!.push(...cm.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === 0));
+    const descr: ShardDescr = {
+      type: "shard_descr",
+      seqNo: sh.id.seqno,
+      regMcSeqno: mcSeqno,
+      startLt: sh.startLt,
+      endLt: sh.endLt,
+      rootHash: sh.id.rootHash,
+      fileHash: sh.id.fileHash,
+      beforeSplit: false,
+      beforeMerge: false,
+      wantSplit: false,
+      wantMerge: false,
+      nxCcUpdated: false,
+      flags: 0,
+      nextCatchainSeqno: 0,
+      nextValidatorShard: SHARD_FULL,
+      minRefMcSeqno: mcPrev?.id.seqno ?? 0,
+      genUtime: now,
+      splitMergeAt: { type: "fsm_none" },
+      feesCollected: { coins: 0n },
+      fundsCreated: { coins: 0n },
+    };
+    const keyBlock = mcSeqno === 1;
+    const lastKey = keyBlock ? null : (this.masterchain[0] ? refOf(this.masterchain[0]) : null);
+    const stateExtra = this.mcStateExtra(descr, lastKey, keyBlock);
+    const beforeM = this.accountsOf(-1, mcSeqno - 1);
+    const afterM = this.accountsOf(-1, mcSeqno);
+    const mcExtra: McBlockExtra = {
+      keyBlock,
+      shardHashes: stateExtra.shardHashes,
+      shardFees: emptyShardFees(),
+      prevBlkSignatures: emptyCryptoSignatures(),
+      recoverCreateMsg: null,
+      mintMsg: null,
+      config: keyBlock ? stateExtra.config : undefined,
+    };
+    const mcEnd = cm.endLt > mcStart ? cm.endLt : mcStart + 1n;
+    const mcState = this.buildState({
+      globalId: this.genesis.globalId,
+      workchain: -1,
+      shard: SHARD_FULL,
+      seqno: mcSeqno,
+      genUtime: now,
+      genLt: mcEnd,
+      minRefMcSeqno: mcPrev?.id.seqno ?? 0,
+      accounts: afterM,
+      totalBalance: Chain.balanceOf(afterM),
+      mcExtra: stateExtra,
+    });
+    const mc = this.record(
+      buildBlock({
+        globalId: this.genesis.globalId,
+        workchain: -1,
+        shard: SHARD_FULL,
+        seqno: mcSeqno,
+        genUtime: now,
+        startLt: mcStart,
+        endLt: mcEnd,
+        prev: mcPrevRef,
+        genSoftware: { version: 13, capabilities: 0n },
+        minRefMcSeqno: mcPrev?.id.seqno ?? 0,
+        prevKeyBlockSeqno: 0,
+        keyBlock,
+        validatorListHashShort: 0,
+        catchainSeqno: 0,
+        oldState: mcPrev?.stateRoot ?? this.mcZero.root,
+        newState: mcState,
+        balanceBefore: Chain.balanceOf(beforeM),
+        balanceAfter: Chain.balanceOf(afterM),
+        transactions: cm.transactions,
+        randSeed: deriveBytes(seed, `rand/-1/${mcSeqno}`),
+        createdBy: Buffer.alloc(32),
+        mcExtra,
+      }),
+      mcState,
+      cm,
+      mcSeqno,
+    );
+    const v = this.genesis.validator;
+    mc.signatures.push({ nodeIdShort: validatorNodeIdShort(v.publicKey), signature: sign(blockSignedMessage(mc.id.rootHash, mc.id.fileHash), v.secretKey) });
+    this.waiters = this.waiters.filter((w) => (w.seqno <= mcSeqno ? (w.resolve(), false) : true));
+    return mc;
+  }
+
+  private record(built: BuiltBlock, stateRoot: Cell, c: { transactions: { account: Address; cell: Cell; transaction: { lt: bigint } }[] }, mcSeqno: number): BlockRecord {
+    const info = built.block.info;
+    const rec: BlockRecord = {
+      ...built,
+      stateRoot,
+      startLt: info.startLt,
+      endLt: info.endLt,
+      genUtime: info.genUtime,
+      mcSeqno,
+      transactions: [],
+      signatures: [],
+    };
+    for (const t of c.transactions) {
+      const tx: TxRecord = { lt: t.transaction.lt, hash: t.cell.hash(), cell: t.cell, block: { workchain: built.id.workchain, shard: built.id.shard, seqno: built.id.seqno }, mcSeqno };
+      rec.transactions.push(tx);
+      this.history.addTransaction(AccountHistory.key(t.account.workChain, t.account.hash), tx);
+    }
+    (built.id.workchain === -1 ? this.masterchain : this.shardchain).push(rec);
+    this.byRootHash.set(built.id.rootHash.toString("hex"), rec);
+    return rec;
+  }
+
+  /** Resolves when the masterchain reaches `seqno`; liteServer.error timeout after `timeoutMs`. */
+  waitMasterchainSeqno(seqno: number, timeoutMs: number): Promise<void> {
+    if ((this.lastMasterchain?.id.seqno ?? 0) >= seqno) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const w = { seqno, resolve: () => (clearTimeout(timer), resolve()) };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        reject(new LiteServerError(LiteErrorCode.timeout, `timed out waiting for masterchain block ${seqno}`));
+      }, Math.min(Math.max(timeoutMs, 0), 60_000));
+      this.waiters.push(w);
+    });
+  }
+}
