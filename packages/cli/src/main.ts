@@ -14,6 +14,8 @@ import {
   type RunningService,
 } from "@tongate/runtime";
 import { Gateway, listenGateway, type Upstream } from "@tongate/gateway";
+import { writeFile } from "node:fs/promises";
+import { buildShardState, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
 import { findService, serviceModules } from "./services.js";
 
 const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
@@ -24,19 +26,59 @@ const gatewayOptions: OptionSpec[] = [
   { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
 ];
 
+const localnetOptions: OptionSpec[] = [
+  { name: "seed", default: "tongate", description: "localnet: seed of every key (validator, wallets, liteservers); same seed, same chain" },
+  { name: "listen", repeated: true, default: "127.0.0.1:30310", description: "localnet: HOST:PORT of a liteserver (repeat for several, each with its own key)" },
+  { name: "block-interval", default: "1000", description: "localnet: ms between sealed blocks (0: only on demand)" },
+  { name: "wallets", default: "4", description: "localnet: funded genesis wallets of each kind (v4r2, v5r1)" },
+  { name: "control", default: "127.0.0.1:30380", description: "localnet: HOST:PORT of the control API (faucet, seal, wallets, global config)" },
+  { name: "write-global-config", description: "localnet: write the TON global config pointing at it to this file" },
+];
+
+/** Starts a localnet from the options and prints what a user needs to reach it. */
+async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> {
+  const net = await Localnet.start({
+    seed: o.seed as string,
+    wallets: Number(o.wallets),
+    listen: (o.listen as string[]).map((l) => parseListen(l)),
+    blockIntervalMs: Number(o["block-interval"]),
+    buildState: buildShardState,
+    proofs: localnetProofs,
+  });
+  const control = await startControlApi(net, parseListen(o.control as string));
+  const config = net.globalConfig();
+  if (o["write-global-config"]) await writeFile(o["write-global-config"] as string, JSON.stringify(config, null, 2));
+  log.info({ liteservers: net.liteservers.map((l) => ({ host: l.host, port: l.port, key: l.publicKey.toString("base64") })), control: `http://${(o.control as string)}` }, "localnet running");
+  log.info({ globalConfig: config }, "localnet global config");
+  for (const w of net.genesis.wallets) {
+    log.info({ version: w.version, address: w.address.toString({ bounceable: false }), secretKey: w.keyPair.secretKey.toString("hex") }, "localnet wallet");
+  }
+  return async () => {
+    await control.close();
+    await net.close();
+  };
+}
+
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
-    summary: "run every service and the gateway in one process (embedded mode)",
-    options: [...gatewayOptions, ...common],
+    summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
+    options: [...gatewayOptions, ...localnetOptions, ...common],
     async run(o, log) {
+      const stopLocalnet = await startLocalnet(o, log.child({ service: "localnet" }));
       const running = await Promise.all(serviceModules.map(async (m) => ({ module: m, running: await m.start({ log: log.child({ service: m.name }), options: o }) })));
       const upstreams = running.map((r) => ({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) }));
       const stopGateway = await startGateway(o, log, upstreams);
       return async () => {
         await stopGateway();
         await closeAll(running.map((r) => r.running));
+        await stopLocalnet();
       };
     },
+  },
+  localnet: {
+    summary: "run a local TON chain (TON's emulator, real blocks) served over the liteserver protocol",
+    options: [...localnetOptions, ...common],
+    run: (o, log) => startLocalnet(o, log),
   },
   serve: {
     summary: "run services in this process, answering gRPC (and Connect) on --listen",

@@ -1,8 +1,10 @@
-// localnet: an emulated TON chain. This first part executes transactions with
-// TON's emulator and collates them; blocks, the liteserver protocol and proofs
-// build on it.
+// localnet: an emulated TON chain served over the liteserver protocol.
 export * from "./collator.js";
 export * from "./config.js";
+export * from "./control.js";
 export * from "./executor.js";
 export * from "./genesis.js";
 export * from "./keys.js";
+export * from "./localnet.js";
+export { buildShardState } from "./chain/state.js";
+export { localnetProofs } from "./proofs.js";

@@ -1,7 +1,11 @@
 // A running localnet: the chain, sealed on a timer, served as liteservers over
 // ADNL TCP (one key per listening port), with the TON global config that points
 // any TON client at it.
+import { beginCell, external, internal, parseTuple, storeMessage, type Address } from "@ton/core";
+import { WalletContractV4 } from "@ton/ton";
 import { AdnlServer } from "@tongate/adnl";
+import { crc16 } from "@tongate/ton";
+import { AccountHistory } from "./chain/account-history.js";
 import { Chain } from "./chain/chain.js";
 import type { ShardStateBuilder } from "./chain/state.js";
 import { TransactionExecutor } from "./executor.js";
@@ -89,6 +93,34 @@ export class Localnet {
     };
   }
 
+  /**
+   * Sends `amount` nanotons from the faucet (the first genesis v4r2 wallet) to `to`, seals a
+   * block so it lands, and returns the faucet's transaction hash. Requests are serialized.
+   */
+  faucet(to: Address, amount: bigint, bounce = false): Promise<{ hash: Buffer; lt: bigint; mcSeqno: number }> {
+    const run = async () => {
+      const w = this.genesis.wallets.find((x) => x.version === "v4r2");
+      if (!w) throw new Error("this localnet has no faucet wallet (started with --wallets 0)");
+      const wallet = WalletContractV4.create({ workchain: 0, publicKey: w.keyPair.publicKey });
+      const state = this.chain.history.latest(AccountHistory.key(0, wallet.address.hash));
+      const seqnoRes = await this.chain.executor.runGetMethod(wallet.address, state!, getMethodId("seqno"), null, { now: Math.floor(Date.now() / 1000), randomSeed: Buffer.alloc(32) });
+      const stack = seqnoRes.stack ? parseTuple(seqnoRes.stack) : [];
+      const seqno = stack[0]?.type === "int" ? Number(stack[0].value) : 0;
+      const body = wallet.createTransfer({ seqno, secretKey: w.keyPair.secretKey, messages: [internal({ to, value: amount, bounce })] });
+      const msg = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell();
+      await this.chain.sendExternal(msg.toBoc());
+      const mc = await this.chain.seal();
+      const tx = this.chain.lastShard!.transactions.find((t) => t.cell.beginParse().skip(4).loadBuffer(32).equals(wallet.address.hash));
+      if (!tx) throw new Error("the faucet transfer did not execute");
+      return { hash: tx.hash, lt: tx.lt, mcSeqno: mc.id.seqno };
+    };
+    const next = this.faucetQueue.then(run, run);
+    this.faucetQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private faucetQueue: Promise<unknown> = Promise.resolve();
+
   async close(): Promise<void> {
     clearInterval(this.timer);
     await Promise.all(this.servers.map((s) => s.close({ graceMs: 1000 })));
@@ -100,4 +132,9 @@ export function ipv4ToInt32(ip: string): number {
   const parts = ip.split(".").map(Number);
   if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) throw new Error(`"${ip}" is not an IPv4 address`);
   return ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) | 0;
+}
+
+/** A get-method id as TON computes it: crc16(name) & 0xffff | 0x10000. */
+export function getMethodId(name: string): number {
+  return (crc16(Buffer.from(name)) & 0xffff) | 0x10000;
 }

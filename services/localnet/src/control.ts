@@ -1,0 +1,82 @@
+// The control API of a localnet (plain HTTP/JSON, meant for loopback):
+//   GET  /localnet/global-config   the TON global config pointing at its liteservers
+//   GET  /localnet/wallets         the funded genesis wallets with their keys
+//   POST /localnet/faucet          {"address": "...", "amount": "nanotons"} → the faucet transaction
+//   POST /localnet/seal            seal a block now → the new masterchain block id
+import http from "node:http";
+import { Address } from "@ton/core";
+import type { Localnet } from "./localnet.js";
+
+const MAX_FAUCET = 1_000_000n * 1_000_000_000n;
+
+export interface ControlServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startControlApi(net: Localnet, listen: { host: string; port: number }): Promise<ControlServer> {
+  const server = http.createServer((req, res) => {
+    const send = (status: number, body: unknown) => {
+      const text = JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? v.toString() : Buffer.isBuffer(v) ? v.toString("hex") : v));
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(text);
+    };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > 64 * 1024) req.destroy();
+      else chunks.push(c);
+    });
+    req.on("end", () => {
+      void (async () => {
+        try {
+          const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
+          let body: Record<string, unknown> = {};
+          if (chunks.length) {
+            try {
+              body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+            } catch {
+              return send(400, { error: "the body is not valid JSON" });
+            }
+          }
+          switch (route) {
+            case "GET /localnet/global-config":
+              return send(200, net.globalConfig());
+            case "GET /localnet/wallets":
+              return send(200, net.genesis.wallets.map((w) => ({ version: w.version, address: w.address.toString({ bounceable: false }), raw: w.address.toRawString(), public_key: w.keyPair.publicKey, secret_key: w.keyPair.secretKey })));
+            case "POST /localnet/seal": {
+              const mc = await net.chain.seal();
+              return send(200, { workchain: -1, shard: "-9223372036854775808", seqno: mc.id.seqno, root_hash: mc.id.rootHash.toString("base64"), file_hash: mc.id.fileHash.toString("base64") });
+            }
+            case "POST /localnet/faucet": {
+              let to: Address;
+              try {
+                to = Address.parse(String(body.address ?? ""));
+              } catch {
+                return send(422, { error: 'address: expected a TON address ("0:…" or user-friendly)' });
+              }
+              const amount = /^\d{1,30}$/.test(String(body.amount ?? "")) ? BigInt(String(body.amount)) : -1n;
+              if (amount <= 0n || amount > MAX_FAUCET) return send(422, { error: `amount: expected nanotons as a decimal string, 1..${MAX_FAUCET}` });
+              const r = await net.faucet(to, amount);
+              return send(200, { transaction_hash: r.hash.toString("base64"), lt: r.lt, mc_seqno: r.mcSeqno });
+            }
+            default:
+              return send(404, { error: `no such control endpoint: ${route}` });
+          }
+        } catch (e) {
+          send(500, { error: (e as Error).message });
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const addr = server.address();
+  return {
+    port: typeof addr === "object" && addr ? addr.port : listen.port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

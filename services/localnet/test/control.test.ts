@@ -1,0 +1,61 @@
+// The printed global config is enough for an unmodified ton-lite-client, and the
+// control API's faucet funds an address that the client then sees.
+import { once } from "node:events";
+import { Address } from "@ton/core";
+import { LiteClient, LiteSingleEngine } from "ton-lite-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildShardState } from "../src/chain/state.js";
+import { startControlApi, type ControlServer } from "../src/control.js";
+import { Localnet } from "../src/localnet.js";
+import { localnetProofs } from "../src/proofs.js";
+
+let net: Localnet;
+let control: ControlServer;
+let engine: LiteSingleEngine | undefined;
+const base = () => `http://127.0.0.1:${control.port}`;
+
+beforeAll(async () => {
+  net = await Localnet.start({ seed: "control", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }, { host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs });
+  control = await startControlApi(net, { host: "127.0.0.1", port: 0 });
+});
+
+afterAll(async () => {
+  engine?.close();
+  await control?.close();
+  await net?.close();
+});
+
+describe("control API and global config", () => {
+  it("funds an address seen through a client built from the global config", async () => {
+    const config = (await (await fetch(`${base()}/localnet/global-config`)).json()) as any;
+    expect(config.liteservers).toHaveLength(2);
+    expect(new Set(config.liteservers.map((l: any) => l.id.key)).size).toBe(2); // one key per liteserver
+    const ls = config.liteservers[1];
+    const ip = [24, 16, 8, 0].map((s) => (ls.ip >>> s) & 255).join(".");
+    engine = new LiteSingleEngine({ host: `tcp://${ip}:${ls.port}`, publicKey: Buffer.from(ls.id.key, "base64") });
+    await once(engine, "ready");
+    const client = new LiteClient({ engine });
+
+    const to = new Address(0, Buffer.alloc(32, 0x42));
+    const res = await fetch(`${base()}/localnet/faucet`, { method: "POST", body: JSON.stringify({ address: to.toRawString(), amount: "2500000000" }) });
+    expect(res.status).toBe(200);
+    const mc = (await client.getMasterchainInfo()).last;
+    const state = await client.getAccountState(to, mc);
+    // The new (uninitialized) account pays its first transaction's fees out of the 2.5 TON.
+    expect(state.balance.coins).toBeGreaterThan(2_499_000_000n);
+    expect(state.balance.coins).toBeLessThanOrEqual(2_500_000_000n);
+  });
+
+  it("seals on demand and rejects bad faucet requests with 422", async () => {
+    const before = net.chain.lastMasterchain!.id.seqno;
+    const sealed = (await (await fetch(`${base()}/localnet/seal`, { method: "POST" })).json()) as any;
+    expect(sealed.seqno).toBe(before + 1);
+    for (const body of [{ address: "nope", amount: "1" }, { address: "0:" + "11".repeat(32), amount: "-5" }, { address: "0:" + "11".repeat(32), amount: "1e9" }]) {
+      const r = await fetch(`${base()}/localnet/faucet`, { method: "POST", body: JSON.stringify(body) });
+      expect(r.status).toBe(422);
+    }
+    expect((await fetch(`${base()}/localnet/nothing`)).status).toBe(404);
+    const wallets = (await (await fetch(`${base()}/localnet/wallets`)).json()) as any[];
+    expect(wallets.map((w) => w.version)).toEqual(["v4r2", "v5r1"]);
+  });
+});
