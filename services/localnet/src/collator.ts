@@ -13,6 +13,12 @@ export interface QueuedMessage {
   message: Message;
   /** created_lt of an internal message; 0 for an external one. */
   createdLt: bigint;
+  /**
+   * An external message already executed successfully (signature checks included) on the
+   * account state with this hash: when the account is still in that state, execution may skip
+   * signature checks with the same outcome.
+   */
+  checkedOnState?: string;
 }
 
 export interface CollatedTransaction extends ExecutedTransaction {
@@ -49,6 +55,9 @@ export interface CollateOptions {
   /** Stop after this many transactions; the remaining messages stay queued. */
   maxTransactions?: number;
 }
+
+/** Identifies an account state for `checkedOnState` (a nonexistent account is "none"). */
+export const stateKey = (shardAccount: Cell | undefined): string => (shardAccount ? shardAccount.hash().toString("hex") : "none");
 
 export function queued(cell: Cell): QueuedMessage {
   const message = loadMessage(cell.beginParse());
@@ -97,7 +106,7 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
     if (prevEnd !== undefined && prevEnd > lt) lt = prevEnd;
     if (msg.createdLt + 1n > lt) lt = msg.createdLt + 1n;
     const seed = createHash("sha256").update(o.blockRandSeed).update(dest.hash).digest();
-    const r = await executor.run(dest, before, msg.cell, { now: o.now, lt, randomSeed: seed });
+    const r = await executor.run(dest, before, msg.cell, { now: o.now, lt, randomSeed: seed, skipSignatureCheck: msg.checkedOnState !== undefined && msg.checkedOnState === stateKey(before) });
     if ("rejected" in r) {
       out.rejected.push({ msg, reason: r.rejected, exitCode: r.exitCode });
       continue;

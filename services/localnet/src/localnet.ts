@@ -1,6 +1,7 @@
 // A running localnet: the chain, sealed on a timer, served as liteservers over
 // ADNL TCP (one key per listening port), with the TON global config that points
 // any TON client at it.
+import { availableParallelism } from "node:os";
 import { beginCell, external, internal, parseTuple, storeMessage, type Address } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { AdnlServer } from "@tongate/adnl";
@@ -20,6 +21,8 @@ export interface LocalnetOptions extends GenesisOptions {
   /** Seal a block every this many ms (0: only on demand). */
   blockIntervalMs?: number;
   buildState: ShardStateBuilder;
+  /** Emulators in worker threads that check incoming external messages (default: one per core). */
+  checkWorkers?: number;
   proofs: ProofMaker;
   clock?: () => number;
 }
@@ -42,7 +45,7 @@ export class Localnet {
 
   static async start(o: LocalnetOptions): Promise<Localnet> {
     const genesis = createGenesis(o);
-    const executor = await TransactionExecutor.create(genesis.config);
+    const executor = await TransactionExecutor.create(genesis.config, null, { checkWorkers: o.checkWorkers ?? Math.max(1, availableParallelism()) });
     const chain = new Chain({ genesis, executor, buildState: o.buildState, clock: o.clock });
     await chain.seal();
     const clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
@@ -124,6 +127,7 @@ export class Localnet {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await Promise.all(this.servers.map((s) => s.close({ graceMs: 1000 })));
+    await this.chain.executor.close();
   }
 }
 

@@ -1,10 +1,35 @@
 // The Merkle proofs localnet's liteserver attaches, cut from its real block and
-// state cells with @tongate/block.
+// state cells with @tongate/block. Blocks and states never change once built, so
+// proofs are cut once and kept (a bounded cache for account proofs).
+import type { Cell } from "@ton/core";
 import { proveBlockHeader, proveShardAccount } from "@tongate/block";
 import type { ProofMaker } from "./liteserver/handlers.js";
 
-export const localnetProofs: ProofMaker = {
-  blockHeader: (block) => proveBlockHeader(block),
-  // The Account is kept whole: clients such as ton-lite-client read it from the proof.
-  shardAccount: (state, accountId) => proveShardAccount(state, accountId, { withAccount: true }),
-};
+const MAX_ACCOUNT_PROOFS = 10_000;
+
+export function createProofMaker(): ProofMaker {
+  const headers = new WeakMap<Cell, Cell>();
+  const accounts = new Map<string, Cell>();
+  return {
+    blockHeader(block) {
+      let p = headers.get(block);
+      if (!p) headers.set(block, (p = proveBlockHeader(block)));
+      return p;
+    },
+    // The Account is kept whole: clients such as ton-lite-client read it from the proof.
+    shardAccount(state, accountId) {
+      const key = state.hash().toString("hex") + accountId.toString("hex");
+      let p = accounts.get(key);
+      if (p) {
+        accounts.delete(key); // refresh its place in the LRU order
+      } else {
+        p = proveShardAccount(state, accountId, { withAccount: true });
+        if (accounts.size >= MAX_ACCOUNT_PROOFS) accounts.delete(accounts.keys().next().value!);
+      }
+      accounts.set(key, p);
+      return p;
+    },
+  };
+}
+
+export const localnetProofs: ProofMaker = createProofMaker();

@@ -20,7 +20,7 @@ import {
   type McStateExtra,
   type ShardDescr,
 } from "@tongate/block";
-import { collate, queued, type AccountStore, type QueuedMessage } from "../collator.js";
+import { collate, queued, stateKey, type AccountStore, type QueuedMessage } from "../collator.js";
 import type { TransactionExecutor } from "../executor.js";
 import type { Genesis } from "../genesis.js";
 import { shardAccountCell } from "../genesis.js";
@@ -168,8 +168,8 @@ export class Chain {
     if (info.type !== "external-in") throw new LiteServerError(LiteErrorCode.protoviolation, "not an inbound external message");
     const wc = info.dest.workChain;
     if (wc !== 0 && wc !== -1) throw new LiteServerError(LiteErrorCode.protoviolation, `workchain ${wc} does not exist`);
-    const key = AccountHistory.key(wc, info.dest.hash);
-    const dry = await this.executor.run(info.dest, this.history.latest(key), msg.cell, {
+    const current = this.history.latest(AccountHistory.key(wc, info.dest.hash));
+    const dry = await this.executor.check(info.dest, current, msg.cell, {
       now: this.clock(),
       lt: alignUp(this.lastMasterchain?.endLt ?? 0n),
       randomSeed: Buffer.alloc(32),
@@ -180,6 +180,7 @@ export class Chain {
         `cannot apply external message to current state : External message was not accepted${dry.exitCode !== undefined ? `\nexitcode=${dry.exitCode}` : ""}: ${dry.rejected}`,
       );
     }
+    msg.checkedOnState = stateKey(current);
     this.queues.get(wc)!.push(msg);
   }
 
