@@ -28,7 +28,7 @@ const gatewayOptions: OptionSpec[] = [
 
 const localnetOptions: OptionSpec[] = [
   { name: "seed", default: "tongate", description: "localnet: seed of every key (validator, wallets, liteservers); same seed, same chain" },
-  { name: "listen", repeated: true, default: "127.0.0.1:30310", description: "localnet: HOST:PORT of a liteserver (repeat for several, each with its own key)" },
+  { name: "liteserver", repeated: true, default: "127.0.0.1:30310", description: "localnet: HOST:PORT of a liteserver (repeat for several, each with its own key)" },
   { name: "block-interval", default: "1000", description: "localnet: ms between sealed blocks (0: only on demand)" },
   { name: "wallets", default: "4", description: "localnet: funded genesis wallets of each kind (v4r2, v5r1)" },
   { name: "control", default: "127.0.0.1:30380", description: "localnet: HOST:PORT of the control API (faucet, seal, wallets, global config)" },
@@ -40,7 +40,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<(
   const net = await Localnet.start({
     seed: o.seed as string,
     wallets: Number(o.wallets),
-    listen: (o.listen as string[]).map((l) => parseListen(l)),
+    listen: (o.liteserver as string[]).map((l) => parseListen(l)),
     blockIntervalMs: Number(o["block-interval"]),
     buildState: buildShardState,
     proofs: localnetProofs,
