@@ -33,6 +33,7 @@ const localnetOptions: OptionSpec[] = [
   { name: "wallets", default: "4", description: "localnet: funded genesis wallets of each kind (v4r2, v5r1)" },
   { name: "control", default: "127.0.0.1:30380", description: "localnet: HOST:PORT of the control API (faucet, seal, wallets, global config)" },
   { name: "write-global-config", description: "localnet: write the TON global config pointing at it to this file" },
+  { name: "data-dir", description: "localnet: keep the chain in this directory and continue it on restart (default: memory only)" },
 ];
 
 /** Starts a localnet from the options and prints what a user needs to reach it. */
@@ -44,6 +45,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<(
     blockIntervalMs: Number(o["block-interval"]),
     buildState: buildShardState,
     proofs: localnetProofs,
+    dataDir: o["data-dir"] as string | undefined,
   });
   const control = await startControlApi(net, parseListen(o.control as string));
   const config = net.globalConfig();

@@ -8,6 +8,7 @@ import { AdnlServer } from "@tongate/adnl";
 import { crc16 } from "@tongate/ton";
 import { AccountHistory } from "./chain/account-history.js";
 import { Chain } from "./chain/chain.js";
+import { DataDir } from "./data-dir.js";
 import type { ShardStateBuilder } from "./chain/state.js";
 import { TransactionExecutor } from "./executor.js";
 import { createGenesis, type Genesis, type GenesisOptions } from "./genesis.js";
@@ -23,6 +24,8 @@ export interface LocalnetOptions extends GenesisOptions {
   buildState: ShardStateBuilder;
   /** Emulators in worker threads that check incoming external messages (default: one per core). */
   checkWorkers?: number;
+  /** Persist the chain here and continue it on restart; memory only when absent. */
+  dataDir?: string;
   proofs: ProofMaker;
   clock?: () => number;
 }
@@ -44,10 +47,18 @@ export class Localnet {
   ) {}
 
   static async start(o: LocalnetOptions): Promise<Localnet> {
-    const genesis = createGenesis(o);
+    const data = o.dataDir
+      ? DataDir.open(o.dataDir, { seed: o.seed, wallets: o.wallets ?? 4, globalId: o.globalId ?? -239, now: o.now ?? Math.floor(Date.now() / 1000) })
+      : undefined;
+    const genesis = createGenesis({ ...o, now: data?.genesis.now ?? o.now });
     const executor = await TransactionExecutor.create(genesis.config, null, { checkWorkers: o.checkWorkers ?? Math.max(1, availableParallelism()) });
-    const chain = new Chain({ genesis, executor, buildState: o.buildState, clock: o.clock });
-    await chain.seal();
+    const chain = new Chain({ genesis, executor, buildState: o.buildState, clock: o.clock, journal: data?.journal });
+    for (const e of data?.entries ?? []) {
+      if (e.t === "ext") chain.replayExternal(Buffer.from(e.boc, "base64"));
+      else await chain.seal(e.now);
+    }
+    data?.replayed();
+    if (!chain.lastMasterchain) await chain.seal();
     const clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
     const handler = createLiteDispatcher({
       handlers: createHandlers(chain, o.proofs, clock),

@@ -59,6 +59,17 @@ export interface ChainOptions {
   buildState: ShardStateBuilder;
   /** Unix time source (tests move time by hand). */
   clock?: () => number;
+  /** Told of every accepted external message and every seal, in order (persistence). */
+  journal?: ChainJournal;
+}
+
+/**
+ * What makes the chain what it is, given its genesis: the external messages it accepted and
+ * the times it sealed at. Replaying them in order rebuilds the same blocks, byte for byte.
+ */
+export interface ChainJournal {
+  external(boc: Buffer): void;
+  seal(now: number): void;
 }
 
 const alignUp = (lt: bigint) => ((lt + LT_BLOCK_ALIGN) / LT_BLOCK_ALIGN) * LT_BLOCK_ALIGN;
@@ -81,12 +92,14 @@ export class Chain {
   ]);
   private waiters: { seqno: number; resolve: () => void }[] = [];
   private sealing: Promise<BlockRecord> | undefined;
+  private readonly journal: ChainJournal | undefined;
 
   constructor(o: ChainOptions) {
     this.genesis = o.genesis;
     this.executor = o.executor;
     this.buildState = o.buildState;
     this.clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
+    this.journal = o.journal;
     for (const [id, sa] of o.genesis.accounts) this.history.setVersion(AccountHistory.key(0, id), 0, shardAccountCell(sa));
     this.shardZero = this.zeroState(0);
     this.mcZero = this.zeroState(-1);
@@ -182,11 +195,20 @@ export class Chain {
     }
     msg.checkedOnState = stateKey(current);
     this.queues.get(wc)!.push(msg);
+    this.journal?.external(boc);
+  }
+
+  /** Queues an external message that was accepted before (journal replay): no check again. */
+  replayExternal(boc: Buffer): void {
+    const msg = queued(Cell.fromBoc(boc)[0]!);
+    const info = msg.message.info;
+    if (info.type !== "external-in") throw new Error("journal: not an inbound external message");
+    this.queues.get(info.dest.workChain)!.push(msg);
   }
 
   /** Seals the next shard block and the masterchain block that commits it. Calls are serialized. */
-  seal(): Promise<BlockRecord> {
-    const next = (this.sealing ?? Promise.resolve()).then(() => this.sealOnce());
+  seal(at?: number): Promise<BlockRecord> {
+    const next = (this.sealing ?? Promise.resolve()).then(() => this.sealOnce(at));
     this.sealing = next.catch(() => undefined as never);
     return next;
   }
@@ -199,8 +221,15 @@ export class Chain {
     };
   }
 
-  private async sealOnce(): Promise<BlockRecord> {
-    const now = Math.max(this.clock(), (this.lastMasterchain?.genUtime ?? this.genesis.now) + 0);
+  private async sealOnce(at?: number): Promise<BlockRecord> {
+    const now = at ?? Math.max(this.clock(), this.lastMasterchain?.genUtime ?? this.genesis.now);
+    this.journal?.seal(now);
+    // Both queues are taken now, in the same tick as the journal entry, so a replay of the
+    // journal puts every message in the same block.
+    const q0 = this.queues.get(0)!;
+    const qmExternal = this.queues.get(-1)!;
+    this.queues.set(0, []);
+    this.queues.set(-1, []);
     const mcPrev = this.lastMasterchain;
     const shPrev = this.lastShard;
     const mcSeqno = (mcPrev?.id.seqno ?? 0) + 1;
@@ -212,8 +241,6 @@ export class Chain {
     // Workchain 0.
     const shStart = alignUp(mcPrevRef.endLt > shPrevRef.endLt ? mcPrevRef.endLt : shPrevRef.endLt);
     const before0 = this.accountsOf(0, shSeqno - 1);
-    const q0 = this.queues.get(0)!;
-    this.queues.set(0, []);
     const c0 = await collate(this.executor, this.store(shSeqno), q0, {
       workchain: 0,
       inShard: (a: Address) => a.workChain === 0,
@@ -266,8 +293,7 @@ export class Chain {
 
     // Masterchain.
     const mcStart = alignUp(sh.endLt);
-    const qm = [...this.queues.get(-1)!, ...c0.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === -1)];
-    this.queues.set(-1, []);
+    const qm = [...qmExternal, ...c0.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === -1)];
     const cm = await collate(this.executor, this.store(mcSeqno), qm, {
       workchain: -1,
       inShard: (a: Address) => a.workChain === -1,
