@@ -72,6 +72,26 @@ describe("localnet liteserver with ton-lite-client", () => {
     expect(parseTuple(stack)[0]).toMatchObject({ type: "int", value: 1n });
   });
 
+  it("deploys a new wallet from faucet funds with its own signed message", async () => {
+    const key = deriveKeyPair("liteserver", "own");
+    const mine = WalletContractV4.create({ workchain: 0, publicKey: key.publicKey });
+    await net.faucet(mine.address, toNano(10));
+    // The first external message carries the wallet's StateInit: it deploys and pays at once.
+    const body = mine.createTransfer({ seqno: 0, secretKey: key.secretKey, messages: [internal({ to: net.genesis.wallets[0]!.address, value: toNano(1), bounce: false })] });
+    const deploy = beginCell().store(storeMessage(external({ to: mine.address, init: mine.init, body }))).endCell();
+    expect((await client.sendMessage(deploy.toBoc())).status).toBe(1);
+    await net.chain.seal();
+    const mc = (await client.getMasterchainInfo()).last;
+    const state = await client.getAccountState(mine.address, mc);
+    expect(state.state?.storage.state.type).toBe("active");
+    expect(state.balance.coins).toBeLessThan(toNano(9));
+    const seqno = await client.runMethod(mine.address, "seqno", Buffer.alloc(0), mc);
+    const { parseTuple } = await import("@ton/core");
+    expect(parseTuple(Cell.fromBase64(seqno.result!))[0]).toMatchObject({ type: "int", value: 1n });
+    // A replayed (same seqno) message is refused by the contract: sendMessage says so.
+    await expect(client.sendMessage(deploy.toBoc())).rejects.toThrow(/not accepted|exitcode/i);
+  });
+
   it("serves blocks, headers, shards and block transactions", async () => {
     const mc = (await client.getMasterchainInfo()).last;
     const header = await client.getBlockHeader(mc);
