@@ -262,3 +262,15 @@ export function checkMerkleUpdate(update: MerkleUpdate): void {
     for (const r of c.refs) stack.push(r);
   }
 }
+
+/** Adds the hash (hex) of every cell of the tree under `root` to `into`: what a Merkle proof keeps whole. */
+export function collectCellHashes(root: Cell, into: Set<string>): void {
+  const stack = [root];
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const h = c.hash().toString("hex");
+    if (into.has(h)) continue;
+    into.add(h);
+    for (const r of c.refs) stack.push(r);
+  }
+}

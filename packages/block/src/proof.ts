@@ -5,7 +5,7 @@ import { type BlockHeader, loadBlockHeader } from "./block.js";
 import { type BlockIdExt, loadBlockIdExt, storeBits256, storeBlockIdExt } from "./blockid.js";
 import { type ValidatorDescr, type ValidatorSet, validatorList } from "./config.js";
 import { type CryptoSignatures, loadCryptoSignatures, signatureBytes, storeCryptoSignatures } from "./mcblock.js";
-import { loadMerkleProof, loadMerkleUpdate, makeMerkleProof } from "./merkle.js";
+import { collectCellHashes, loadMerkleProof, loadMerkleUpdate, makeMerkleProof } from "./merkle.js";
 
 /**
  * block_signatures_ordinary#11 validator_list_hash_short:uint32 catchain_seqno:uint32 sig_count:uint32
@@ -255,16 +255,6 @@ export interface ProveBlockHeaderOptions {
   withExtraRoot?: boolean;
 }
 
-function collectSubtree(root: Cell, into: Set<string>): void {
-  const stack = [root];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    const h = c.hash().toString("hex");
-    if (into.has(h)) continue;
-    into.add(h);
-    for (const r of c.refs) stack.push(r);
-  }
-}
 
 /**
  * A MERKLE_PROOF of a block keeping what a liteserver's block header proof keeps: the Block root
@@ -277,9 +267,9 @@ export function proveBlockHeader(blockRoot: Cell, opts: ProveBlockHeaderOptions 
   if (root.isExotic || root.beginParse().preloadUint(32) !== 0x11ef55aa) throw new Error("proveBlockHeader: not a Block");
   const [info, valueFlow, stateUpdate, extra] = root.refs;
   const keep = new Set<string>([root.hash().toString("hex")]);
-  collectSubtree(info, keep);
+  collectCellHashes(info, keep);
   keep.add(stateUpdate.hash().toString("hex"));
-  if (opts.withValueFlow) collectSubtree(valueFlow, keep);
+  if (opts.withValueFlow) collectCellHashes(valueFlow, keep);
   if (opts.withExtraRoot) keep.add(extra.hash().toString("hex"));
   return makeMerkleProof(root, keep);
 }

@@ -40,7 +40,7 @@ import {
   walkHashmap,
 } from "./dict.js";
 import { KEY_SHARD96 } from "./mcblock.js";
-import { makeMerkleProof } from "./merkle.js";
+import { collectCellHashes, makeMerkleProof } from "./merkle.js";
 import { KEY_256, hashKey } from "./messages.js";
 import { type ShardIdent, loadShardIdent, storeShardIdent } from "./shard.js";
 
@@ -593,16 +593,6 @@ export interface ProveShardAccountOptions {
   withAccount?: boolean;
 }
 
-function collectCells(root: Cell, into: Set<string>): void {
-  const stack = [root];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    const h = c.hash().toString("hex");
-    if (into.has(h)) continue;
-    into.add(h);
-    for (const r of c.refs) stack.push(r);
-  }
-}
 
 /**
  * A MERKLE_PROOF of a ShardStateUnsplit that keeps what a liteserver's getAccountState state proof
@@ -629,7 +619,7 @@ export function proveShardAccount(stateRoot: Cell, accountId: Buffer | bigint, o
     for (const c of found.path) add(c);
     if (found.account && opts.withAccount) {
       if (found.account.account.isExotic) throw new Error("proveShardAccount: the account is pruned in this state");
-      collectCells(found.account.account, keep);
+      collectCellHashes(found.account.account, keep);
     }
   }
   return makeMerkleProof(root, keep);
