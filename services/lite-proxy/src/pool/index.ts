@@ -1,0 +1,28 @@
+// The liteserver pool of lite-proxy (issue 4, item 6).
+export { int32ToIpv4, liteserversFromGlobalConfig, type LiteserverAddress } from "./config.js";
+export { ALIVE_TOLERANCE, CONSENSUS_QUORUM, CONSENSUS_WINDOW, advanceConsensus, computeConsensus, withinConsensus } from "./consensus.js";
+export {
+  LiteServerError,
+  LiteserverTimeoutError,
+  LiteserverUnavailableError,
+  NoAliveLiteserverError,
+  PoolClosedError,
+  PoolError,
+  toApiError,
+  type DownLiteserver,
+  type LiteserverAttempt,
+} from "./errors.js";
+export {
+  LiteserverPool,
+  PoolSession,
+  type BroadcastOptions,
+  type ConsensusBlock,
+  type LiteserverStatus,
+  type PoolCounters,
+  type PoolEvents,
+  type PoolOptions,
+  type PoolStatus,
+  type QueryOptions,
+  type RetryEvent,
+  type SessionOptions,
+} from "./pool.js";
