@@ -1,0 +1,104 @@
+// Time, version, masterchain info, blocks and their headers, lookups, shards of a masterchain
+// block, sending messages and account transactions.
+import { beginCell } from "@ton/core";
+import { AccountHistory, type TxRecord } from "../chain/account-history.js";
+import type { BlockRecord } from "../chain/chain.js";
+import { unpackBlock, unpackBlockExtra, unpackMcBlockExtra, Usage } from "./cells.js";
+import { type Ctx, boc, blockName, fatal, multiBoc, tlId, type TlAccountId, type TlBlockId, type TlBlockIdShort } from "./context.js";
+import type { LiteHandler } from "./dispatch.js";
+import { notInDb } from "./errors.js";
+
+export const LITESERVER_VERSION = 0x101;
+export const LITESERVER_CAPABILITIES = 7n;
+
+/**
+ * get_block_by_seqno / _by_lt / _by_unix_time for lookupBlock(WithProof): mode 1 seqno, 2 the first block
+ * ending at or after lt, 4 the first block generated at or after utime.
+ */
+export function lookupBlockRecord(ctx: Ctx, mode: number, id: TlBlockIdShort, lt: bigint | undefined, utime: number | undefined): BlockRecord {
+  if (!((1 << (mode & 7)) & 0x16)) throw fatal("exactly one of mode.0, mode.1 and mode.2 bits must be set");
+  const list = ctx.blocksOf(id.workchain);
+  let rec: BlockRecord | undefined;
+  if (mode & 1) rec = list[id.seqno - 1]?.id.seqno === id.seqno ? list[id.seqno - 1] : undefined;
+  else if (mode & 2) rec = list.find((b) => lt! <= b.endLt);
+  else rec = list.find((b) => b.genUtime >= utime!);
+  // A shard block is known once the masterchain block committing it is (sealing builds the shard block first).
+  if (!rec || rec.mcSeqno > (ctx.chain.lastMasterchain?.id.seqno ?? 0)) {
+    throw notInDb(mode & 1 ? blockName(id) : `block of workchain ${id.workchain} with ${mode & 2 ? `lt ${lt}` : `utime ${utime}`}`);
+  }
+  return rec;
+}
+
+export function coreHandlers(ctx: Ctx): Record<string, LiteHandler> {
+  const { chain } = ctx;
+  const zero = () => ({ kind: "tonNode.zeroStateIdExt", workchain: -1, root_hash: chain.mcZero.rootHash, file_hash: chain.mcZero.fileHash });
+  const blockOfTx = (t: TxRecord) => ctx.blocksOf(t.block.workchain)[t.block.seqno - 1]!;
+
+  return {
+    "liteServer.getTime": () => ({ kind: "liteServer.currentTime", now: ctx.clock() }),
+
+    "liteServer.getVersion": () => ({ kind: "liteServer.version", mode: 0, version: LITESERVER_VERSION, capabilities: LITESERVER_CAPABILITIES, now: ctx.clock() }),
+
+    "liteServer.getMasterchainInfo": () => {
+      const b = ctx.last();
+      return { kind: "liteServer.masterchainInfo", last: tlId(b), state_root_hash: b.stateRoot.hash(), init: zero() };
+    },
+
+    "liteServer.getMasterchainInfoExt": (q) => {
+      const b = ctx.last();
+      return {
+        kind: "liteServer.masterchainInfoExt",
+        mode: q.mode as number,
+        version: LITESERVER_VERSION,
+        capabilities: LITESERVER_CAPABILITIES,
+        last: tlId(b),
+        last_utime: b.genUtime,
+        now: ctx.clock(),
+        state_root_hash: b.stateRoot.hash(),
+        init: zero(),
+      };
+    },
+
+    "liteServer.getBlock": (q) => {
+      const rec = ctx.findBlock(q.id as TlBlockId);
+      return { kind: "liteServer.blockData", id: tlId(rec), data: rec.boc };
+    },
+
+    "liteServer.getBlockHeader": (q) => {
+      const rec = ctx.findBlock(q.id as TlBlockId);
+      return { kind: "liteServer.blockHeader", id: tlId(rec), mode: q.mode as number, header_proof: boc(ctx.proofs.blockHeader(rec.root)) };
+    },
+
+    "liteServer.lookupBlock": (q) => {
+      const mode = q.mode as number;
+      const rec = lookupBlockRecord(ctx, mode, q.id as TlBlockIdShort, q.lt as bigint | undefined, q.utime as number | undefined);
+      return { kind: "liteServer.blockHeader", id: tlId(rec), mode, header_proof: boc(ctx.proofs.blockHeader(rec.root)) };
+    },
+
+    "liteServer.getAllShardsInfo": (q) => {
+      const mc = ctx.mcBlock(q.id as TlBlockId);
+      // The proof reaches McBlockExtra (whose shard_hashes the data is); the data is that HashmapE 32
+      // ^(BinTree ShardDescr) in a cell of its own.
+      const u = new Usage(mc.root);
+      const extra = unpackBlockExtra(u, unpackBlock(u, mc.root).extra);
+      const shardHashes = unpackMcBlockExtra(u, extra.custom!).shardHashes;
+      const data = beginCell().storeMaybeRef(shardHashes).endCell();
+      return { kind: "liteServer.allShardsInfo", id: tlId(mc), proof: boc(u.proof()), data: boc(data) };
+    },
+
+    "liteServer.sendMessage": async (q) => {
+      await chain.sendExternal(q.body as Buffer);
+      return { kind: "liteServer.sendMsgStatus", status: 1 };
+    },
+
+    "liteServer.getTransactions": (q) => {
+      const acc = q.account as TlAccountId;
+      if (acc.workchain === -0x80000000) throw fatal("invalid workchain specified");
+      const key = AccountHistory.key(acc.workchain, acc.id);
+      const first = chain.history.transaction(key, q.lt as bigint);
+      if (!first || !first.hash.equals(q.hash as Buffer)) throw notInDb(`transaction ${q.lt} of account ${acc.workchain}:${acc.id.toString("hex")}`);
+      const txs = chain.history.transactionsFrom(key, q.lt as bigint, Math.min(Math.max(q.count as number, 1), 16));
+      return { kind: "liteServer.transactionList", ids: txs.map((t) => tlId(blockOfTx(t))), transactions: multiBoc(txs.map((t) => t.cell)) };
+    },
+  };
+}
