@@ -10,7 +10,11 @@ import {
   binTreeFromShards,
   blockSignedMessage,
   emptyCryptoSignatures,
+  computeValidatorSetHashShort,
+  configValidatorSet,
   emptyOldMcBlocksInfo,
+  masterchainValidators,
+  type OldMcBlocksInfo,
   emptyShardFees,
   emptyShardHashes,
   SHARD_FULL,
@@ -122,6 +126,27 @@ export class Chain {
     return total;
   }
 
+  /** gen_validator_list_hash_short of the one validator set (config param 34). */
+  private get validatorListHashShort(): number {
+    if (this.vsetHash === undefined) {
+      const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.genesis.config);
+      this.vsetHash = computeValidatorSetHashShort(0, masterchainValidators(configValidatorSet(config, 34)!));
+    }
+    return this.vsetHash;
+  }
+
+  private vsetHash: number | undefined;
+
+  /** McStateExtra.prev_blocks: every earlier masterchain block, keyed by seqno, with key-block flags. */
+  private prevBlocks(): OldMcBlocksInfo {
+    const d = emptyOldMcBlocksInfo();
+    for (const b of this.masterchain) {
+      const key = b.block.info.keyBlock;
+      d.set(b.id.seqno, { extra: { key, maxEndLt: b.endLt }, value: { key, blkRef: refOf(b) } });
+    }
+    return d;
+  }
+
   private mcStateExtra(shards: ShardDescr | undefined, lastKeyBlock: ExtBlkRef | null, afterKeyBlock: boolean): McStateExtra {
     const shardHashes = emptyShardHashes();
     if (shards) shardHashes.set(0, binTreeFromShards([{ shard: SHARD_FULL, leaf: shards }]));
@@ -131,8 +156,8 @@ export class Chain {
       shardHashes,
       config: { configAddr: p0 ? p0.loadBuffer(32) : Buffer.alloc(32, 0x55), config },
       flags: 0,
-      validatorInfo: { validatorListHashShort: 0, catchainSeqno: 0, nxCcUpdated: false },
-      prevBlocks: emptyOldMcBlocksInfo(),
+      validatorInfo: { validatorListHashShort: this.validatorListHashShort, catchainSeqno: 0, nxCcUpdated: false },
+      prevBlocks: this.prevBlocks(),
       afterKeyBlock,
       lastKeyBlock,
       globalBalance: { coins: Chain.balanceOf(this.accountsOf(0, Number.MAX_SAFE_INTEGER)) },
@@ -276,7 +301,7 @@ export class Chain {
         minRefMcSeqno: mcPrev?.id.seqno ?? 0,
         prevKeyBlockSeqno: 0,
         keyBlock: false,
-        validatorListHashShort: 0,
+        validatorListHashShort: this.validatorListHashShort,
         catchainSeqno: 0,
         oldState: shPrev?.stateRoot ?? this.shardZero.root,
         newState: shState,
@@ -366,7 +391,7 @@ export class Chain {
         minRefMcSeqno: mcPrev?.id.seqno ?? 0,
         prevKeyBlockSeqno: 0,
         keyBlock,
-        validatorListHashShort: 0,
+        validatorListHashShort: this.validatorListHashShort,
         catchainSeqno: 0,
         oldState: mcPrev?.stateRoot ?? this.mcZero.root,
         newState: mcState,
