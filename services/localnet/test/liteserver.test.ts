@@ -92,6 +92,31 @@ describe("localnet liteserver with ton-lite-client", () => {
     await expect(client.sendMessage(deploy.toBoc())).rejects.toThrow(/not accepted|exitcode/i);
   });
 
+  it("answers every other wrapper method of ton-lite-client", async () => {
+    const mc = (await client.getMasterchainInfo()).last;
+    const w = net.genesis.wallets[0]!.address;
+    const version = await client.getVersion();
+    expect(version.version).toBeGreaterThan(0);
+    const config = await client.getConfig(mc);
+    expect(config.config.get(34)).toBeDefined();
+    const raw = await client.getAccountStateRaw(w, mc);
+    expect(raw.balance.coins).toBeGreaterThan(0n);
+    const pruned = await client.getAccountStatePrunned(w, mc);
+    expect(pruned.stateHash).not.toBeNull();
+    const lastTx = raw.lastTx!;
+    const txBlock = net.chain.shardchain.find((b) => b.transactions.some((t) => t.lt === lastTx.lt))!;
+    const one = await client.getAccountTransaction(w, lastTx.lt.toString(), { kind: "tonNode.blockIdExt", workchain: 0, shard: "-9223372036854775808", seqno: txBlock.id.seqno, rootHash: txBlock.id.rootHash, fileHash: txBlock.id.fileHash });
+    expect(Cell.fromBoc(one.transaction)[0]!.hash()).toEqual(txBlock.transactions.find((t) => t.lt === lastTx.lt)!.hash);
+    const byUtime = await client.lookupBlockByUtime({ workchain: -1, shard: "-9223372036854775808", utime: net.chain.masterchain[0]!.genUtime });
+    expect(byUtime.id.seqno).toBeGreaterThanOrEqual(1);
+    const byLt = await client.lookupBlockByLt({ workchain: 0, shard: "-9223372036854775808", lt: lastTx.lt.toString() });
+    expect(byLt.id.seqno).toBe(txBlock.id.seqno);
+    const txs = await client.listBlockTransactions({ workchain: 0, shard: "-9223372036854775808", seqno: txBlock.id.seqno, rootHash: txBlock.id.rootHash, fileHash: txBlock.id.fileHash });
+    expect(txs.ids.length).toBe(txBlock.transactions.length);
+    const libs = await client.getLibraries([Buffer.alloc(32, 1)]);
+    expect(libs.result).toEqual([]);
+  });
+
   it("serves blocks, headers, shards and block transactions", async () => {
     const mc = (await client.getMasterchainInfo()).last;
     const header = await client.getBlockHeader(mc);
