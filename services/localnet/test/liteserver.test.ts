@@ -105,11 +105,11 @@ describe("localnet liteserver with ton-lite-client", () => {
     expect(pruned.stateHash).not.toBeNull();
     const lastTx = raw.lastTx!;
     const txBlock = net.chain.shardchain.find((b) => b.transactions.some((t) => t.lt === lastTx.lt))!;
-    const one = await client.getAccountTransaction(w, lastTx.lt.toString(), { kind: "tonNode.blockIdExt", workchain: 0, shard: "-9223372036854775808", seqno: txBlock.id.seqno, rootHash: txBlock.id.rootHash, fileHash: txBlock.id.fileHash });
+    const one = await client.getAccountTransaction(w, lastTx.lt.toString(), { workchain: 0, shard: "-9223372036854775808", seqno: txBlock.id.seqno, rootHash: txBlock.id.rootHash, fileHash: txBlock.id.fileHash });
     expect(Cell.fromBoc(one.transaction)[0]!.hash()).toEqual(txBlock.transactions.find((t) => t.lt === lastTx.lt)!.hash);
     const byUtime = await client.lookupBlockByUtime({ workchain: -1, shard: "-9223372036854775808", utime: net.chain.masterchain[0]!.genUtime });
     expect(byUtime.id.seqno).toBeGreaterThanOrEqual(1);
-    const byLt = await client.lookupBlockByLt({ workchain: 0, shard: "-9223372036854775808", lt: lastTx.lt.toString() });
+    const byLt = await client.lookupBlockByLt({ workchain: 0, shard: "-9223372036854775808", lt: lastTx.lt });
     expect(byLt.id.seqno).toBe(txBlock.id.seqno);
     const txs = await client.listBlockTransactions({ workchain: 0, shard: "-9223372036854775808", seqno: txBlock.id.seqno, rootHash: txBlock.id.rootHash, fileHash: txBlock.id.fileHash });
     expect(txs.ids.length).toBe(txBlock.transactions.length);
