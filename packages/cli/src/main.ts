@@ -26,9 +26,10 @@ const gatewayOptions: OptionSpec[] = [
   { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
 ];
 
-const localnetOptions: OptionSpec[] = [
+/** `listen` names the liteserver addresses: `--listen` for `tongate localnet`, `--liteserver` in `start` (where the gateway also listens). */
+const localnetOptions = (listen: "listen" | "liteserver"): OptionSpec[] => [
   { name: "seed", default: "tongate", description: "localnet: seed of every key (validator, wallets, liteservers); same seed, same chain" },
-  { name: "liteserver", repeated: true, default: "127.0.0.1:30310", description: "localnet: HOST:PORT of a liteserver (repeat for several, each with its own key)" },
+  { name: listen, repeated: true, default: "127.0.0.1:30310", description: "localnet: HOST:PORT of a liteserver (repeat for several, each with its own key)" },
   { name: "block-interval", default: "1000", description: "localnet: ms between sealed blocks (0: only on demand)" },
   { name: "wallets", default: "4", description: "localnet: funded genesis wallets of each kind (v4r2, v5r1)" },
   { name: "control", default: "127.0.0.1:30380", description: "localnet: HOST:PORT of the control API (faucet, seal, wallets, global config)" },
@@ -41,7 +42,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<(
   const net = await Localnet.start({
     seed: o.seed as string,
     wallets: Number(o.wallets),
-    listen: (o.liteserver as string[]).map((l) => parseListen(l)),
+    listen: ((o.listen ?? o.liteserver) as string[]).map((l) => parseListen(l)),
     blockIntervalMs: Number(o["block-interval"]),
     buildState: buildShardState,
     proofs: localnetProofs,
@@ -64,7 +65,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<(
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, ...localnetOptions, ...common],
+    options: [...gatewayOptions, ...localnetOptions("liteserver"), ...common],
     async run(o, log) {
       const stopLocalnet = await startLocalnet(o, log.child({ service: "localnet" }));
       const running = await Promise.all(serviceModules.map(async (m) => ({ module: m, running: await m.start({ log: log.child({ service: m.name }), options: o }) })));
@@ -79,7 +80,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   localnet: {
     summary: "run a local TON chain (TON's emulator, real blocks) served over the liteserver protocol",
-    options: [...localnetOptions, ...common],
+    options: [...localnetOptions("listen"), ...common],
     run: (o, log) => startLocalnet(o, log),
   },
   serve: {

@@ -3,6 +3,7 @@
 //   GET  /localnet/wallets         the funded genesis wallets with their keys
 //   POST /localnet/faucet          {"address": "...", "amount": "nanotons"} → the faucet transaction
 //   POST /localnet/seal            seal a block now → the new masterchain block id
+//   POST /localnet/time            {"advance": seconds} → move localnet's clock forward
 import http from "node:http";
 import { Address } from "@ton/core";
 import type { Localnet } from "./localnet.js";
@@ -48,6 +49,13 @@ export async function startControlApi(net: Localnet, listen: { host: string; por
             case "POST /localnet/seal": {
               const mc = await net.chain.seal();
               return send(200, { workchain: -1, shard: "-9223372036854775808", seqno: mc.id.seqno, root_hash: mc.id.rootHash.toString("base64"), file_hash: mc.id.fileHash.toString("base64") });
+            }
+            case "POST /localnet/time": {
+              const advance = body.advance;
+              if (typeof advance !== "number" || !Number.isInteger(advance) || advance < 0 || advance > 10 * 365 * 86400) {
+                return send(422, { error: "advance: expected a whole number of seconds, 0..315360000" });
+              }
+              return send(200, { offset_seconds: net.advanceTime(advance) });
             }
             case "POST /localnet/faucet": {
               let to: Address;

@@ -44,7 +44,15 @@ export class Localnet {
     readonly chain: Chain,
     private readonly servers: AdnlServer[],
     readonly liteservers: LiteserverEndpoint[],
+    private readonly timeShift: { seconds: number },
   ) {}
+
+  /** Moves localnet's clock forward (blocks sealed from now on carry the later time). */
+  advanceTime(seconds: number): number {
+    if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError("seconds must be a non-negative integer");
+    this.timeShift.seconds += seconds;
+    return this.timeShift.seconds;
+  }
 
   static async start(o: LocalnetOptions): Promise<Localnet> {
     const data = o.dataDir
@@ -52,14 +60,17 @@ export class Localnet {
       : undefined;
     const genesis = createGenesis({ ...o, now: data?.genesis.now ?? o.now });
     const executor = await TransactionExecutor.create(genesis.config, null, { checkWorkers: o.checkWorkers ?? Math.max(1, availableParallelism()) });
-    const chain = new Chain({ genesis, executor, buildState: o.buildState, clock: o.clock, journal: data?.journal });
+    // Localnet time: the wall clock (or the given one) plus an offset the control API can advance.
+    const timeShift = { seconds: 0 };
+    const base = o.clock ?? (() => Math.floor(Date.now() / 1000));
+    const clock = () => base() + timeShift.seconds;
+    const chain = new Chain({ genesis, executor, buildState: o.buildState, clock, journal: data?.journal });
     for (const e of data?.entries ?? []) {
       if (e.t === "ext") chain.replayExternal(Buffer.from(e.boc, "base64"));
       else await chain.seal(e.now);
     }
     data?.replayed();
     if (!chain.lastMasterchain) await chain.seal();
-    const clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
     const handler = createLiteDispatcher({
       handlers: createHandlers(chain, o.proofs, clock),
       waitMasterchainSeqno: (seqno, timeoutMs) => chain.waitMasterchainSeqno(seqno, timeoutMs),
@@ -72,7 +83,7 @@ export class Localnet {
       servers.push(server);
       endpoints.push({ host: l.host, port: addr.port, publicKey: server.publicKey });
     }
-    const net = new Localnet(genesis, chain, servers, endpoints);
+    const net = new Localnet(genesis, chain, servers, endpoints, timeShift);
     if (o.blockIntervalMs) net.timer = setInterval(() => void chain.seal(), o.blockIntervalMs);
     return net;
   }

@@ -55,6 +55,13 @@ describe("control API and global config", () => {
       expect(r.status).toBe(422);
     }
     expect((await fetch(`${base()}/localnet/nothing`)).status).toBe(404);
+    // Time moves forward on request: the next block carries the later time.
+    const t0 = net.chain.lastMasterchain!.genUtime;
+    const moved = await fetch(`${base()}/localnet/time`, { method: "POST", body: JSON.stringify({ advance: 3600 }) });
+    expect(moved.status).toBe(200);
+    await net.chain.seal();
+    expect(net.chain.lastMasterchain!.genUtime).toBeGreaterThanOrEqual(t0 + 3600);
+    expect((await fetch(`${base()}/localnet/time`, { method: "POST", body: JSON.stringify({ advance: -1 }) })).status).toBe(422);
     const wallets = (await (await fetch(`${base()}/localnet/wallets`)).json()) as any[];
     expect(wallets.map((w) => w.version)).toEqual(["v4r2", "v5r1"]);
   });

@@ -771,6 +771,26 @@ describe("@tongate/proof verifies the answers", () => {
     expect(run.exitCode).toBe(0);
   });
 
+  it("the verifier rejects tampered answers", async () => {
+    const ref = tl(last());
+    const good = await ok({ kind: "liteServer.getAccountState", id: ref, account: accTl() });
+    const flip = (b: Buffer, at: number) => {
+      const c = Buffer.from(b);
+      c[at] = c[at]! ^ 0x01;
+      return c;
+    };
+    // A changed account (its balance bits), a changed proof byte, an answer for another block.
+    const tampered: object[] = [
+      { ...good, state: flip(good.state as Buffer, (good.state as Buffer).length - 8) },
+      { ...good, proof: flip(good.proof as Buffer, (good.proof as Buffer).length - 40) },
+      { ...good, shard_proof: flip(good.shard_proof as Buffer, (good.shard_proof as Buffer).length - 40) },
+    ];
+    for (const t of tampered) expect(() => verify.verifyAccountState(t, ref, acc())).toThrow();
+    expect(() => verify.verifyAccountState(good, tl(mc(2)), acc())).toThrow();
+    const header = await ok({ kind: "liteServer.getBlockHeader", id: ref, mode: 0 });
+    expect(() => verify.verifyBlockHeader({ ...header, header_proof: flip(header.header_proof as Buffer, (header.header_proof as Buffer).length - 40) }, ref)).toThrow();
+  });
+
   it("configs (all, some params, from the key block), shard info (exact, containing, absent), all shards", async () => {
     const ref = tl(last());
     const all = verify.verifyConfig(await ok({ kind: "liteServer.getConfigAll", mode: 0, id: ref }), ref, { all: true });
