@@ -4,9 +4,10 @@
 // workchain 0), builds both blocks, commits the shard block in the masterchain
 // block's shard_hashes, and signs the masterchain block with the validator key.
 import { createHash } from "node:crypto";
-import { Address, Cell, Dictionary, loadShardAccount } from "@ton/core";
+import { Address, Cell, Dictionary } from "@ton/core";
 import { sign } from "@ton/crypto";
 import {
+  accountDepthBalance,
   binTreeFromShards,
   blockSignedMessage,
   emptyCryptoSignatures,
@@ -55,6 +56,8 @@ export interface BlockRecord extends BuiltBlock {
   /** Masterchain blocks: their seqno; shard blocks: the masterchain block that committed them. */
   mcSeqno: number;
   transactions: TxRecord[];
+  /** Total balance of the shard's accounts after this block. */
+  balanceAfter: bigint;
   /** Masterchain blocks: the validator signatures (node id short, ed25519 signature). */
   signatures: { nodeIdShort: Buffer; signature: Buffer }[];
 }
@@ -132,7 +135,8 @@ export class Chain {
 
   private static balanceOf(accounts: Map<string, Cell>): bigint {
     let total = 0n;
-    for (const c of accounts.values()) total += loadShardAccount(c.beginParse()).account?.storage.balance.coins ?? 0n;
+    // The balance alone (the ShardAccounts leaf extra), without parsing whole accounts.
+    for (const c of accounts.values()) total += accountDepthBalance(c.refs[0]!).balance.coins;
     return total;
   }
 
@@ -275,7 +279,7 @@ export class Chain {
 
     // Workchain 0.
     const shStart = alignUp(mcPrevRef.endLt > shPrevRef.endLt ? mcPrevRef.endLt : shPrevRef.endLt);
-    const before0 = this.accountsOf(0, shSeqno - 1);
+    const balance0Before = shPrev ? shPrev.balanceAfter : Chain.balanceOf(this.accountsOf(0, 0));
     const c0 = await collate(this.executor, this.store(shSeqno), q0, {
       workchain: 0,
       inShard: (a: Address) => a.workChain === 0,
@@ -284,6 +288,7 @@ export class Chain {
       blockRandSeed: deriveBytes(seed, `rand/0/${shSeqno}`),
     });
     const after0 = this.accountsOf(0, shSeqno);
+    const balance0After = Chain.balanceOf(after0);
     const shState = this.buildState({
       globalId: this.genesis.globalId,
       workchain: 0,
@@ -293,7 +298,7 @@ export class Chain {
       genLt: c0.endLt,
       minRefMcSeqno: mcPrev?.id.seqno ?? 0,
       accounts: after0,
-      totalBalance: Chain.balanceOf(after0),
+      totalBalance: balance0After,
       masterRef: mcPrevRef,
     });
     const sh = this.record(
@@ -315,8 +320,8 @@ export class Chain {
         catchainSeqno: 0,
         oldState: shPrev?.stateRoot ?? this.shardZero.root,
         newState: shState,
-        balanceBefore: Chain.balanceOf(before0),
-        balanceAfter: Chain.balanceOf(after0),
+        balanceBefore: balance0Before,
+        balanceAfter: balance0After,
         transactions: c0.transactions,
         randSeed: deriveBytes(seed, `rand/0/${shSeqno}`),
         createdBy: Buffer.alloc(32),
@@ -363,8 +368,9 @@ export class Chain {
     const keyBlock = mcSeqno === 1;
     const lastKey = keyBlock ? null : (this.masterchain[0] ? refOf(this.masterchain[0]) : null);
     const stateExtra = this.mcStateExtra(descr, lastKey, keyBlock);
-    const beforeM = this.accountsOf(-1, mcSeqno - 1);
+    const balanceMBefore = mcPrev ? mcPrev.balanceAfter : 0n;
     const afterM = this.accountsOf(-1, mcSeqno);
+    const balanceMAfter = Chain.balanceOf(afterM);
     const mcExtra: McBlockExtra = {
       keyBlock,
       shardHashes: stateExtra.shardHashes,
@@ -384,7 +390,7 @@ export class Chain {
       genLt: mcEnd,
       minRefMcSeqno: mcPrev?.id.seqno ?? 0,
       accounts: afterM,
-      totalBalance: Chain.balanceOf(afterM),
+      totalBalance: balanceMAfter,
       mcExtra: stateExtra,
     });
     const mc = this.record(
@@ -405,8 +411,8 @@ export class Chain {
         catchainSeqno: 0,
         oldState: mcPrev?.stateRoot ?? this.mcZero.root,
         newState: mcState,
-        balanceBefore: Chain.balanceOf(beforeM),
-        balanceAfter: Chain.balanceOf(afterM),
+        balanceBefore: balanceMBefore,
+        balanceAfter: balanceMAfter,
         transactions: cm.transactions,
         randSeed: deriveBytes(seed, `rand/-1/${mcSeqno}`),
         createdBy: Buffer.alloc(32),
@@ -433,6 +439,7 @@ export class Chain {
       mcSeqno,
       transactions: [],
       signatures: [],
+      balanceAfter: built.block.valueFlow.toNextBlk.coins,
     };
     for (const t of c.transactions) {
       const tx: TxRecord = { lt: t.transaction.lt, hash: t.cell.hash(), cell: t.cell, block: { workchain: built.id.workchain, shard: built.id.shard, seqno: built.id.seqno }, mcSeqno };
