@@ -6,6 +6,7 @@
 // account's previous transaction and its inbound message's created_lt.
 import { createHash } from "node:crypto";
 import { Address, beginCell, Cell, Dictionary, loadMessage, storeMessage, type Message } from "@ton/core";
+import type { PrevBlocksInfo } from "@ton/sandbox";
 import type { ExecutedTransaction, TransactionExecutor } from "./executor.js";
 
 export interface QueuedMessage {
@@ -54,6 +55,8 @@ export interface CollateOptions {
   blockRandSeed: Buffer;
   /** Stop after this many transactions; the remaining messages stay queued. */
   maxTransactions?: number;
+  /** Previous-blocks info for the transactions' c7. */
+  prevBlocksInfo?: PrevBlocksInfo;
 }
 
 /** Identifies an account state for `checkedOnState` (a nonexistent account is "none"). */
@@ -106,7 +109,7 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
     if (prevEnd !== undefined && prevEnd > lt) lt = prevEnd;
     if (msg.createdLt + 1n > lt) lt = msg.createdLt + 1n;
     const seed = createHash("sha256").update(o.blockRandSeed).update(dest.hash).digest();
-    const r = await executor.run(dest, before, msg.cell, { now: o.now, lt, randomSeed: seed, skipSignatureCheck: msg.checkedOnState !== undefined && msg.checkedOnState === stateKey(before) });
+    const r = await executor.run(dest, before, msg.cell, { now: o.now, lt, randomSeed: seed, skipSignatureCheck: msg.checkedOnState !== undefined && msg.checkedOnState === stateKey(before), prevBlocksInfo: o.prevBlocksInfo });
     if ("rejected" in r) {
       out.rejected.push({ msg, reason: r.rejected, exitCode: r.exitCode });
       continue;

@@ -2,7 +2,7 @@
 // emulator compiled to WebAssembly), with every input a collator decides passed
 // explicitly: config, libraries, now, lt, random seed.
 import { beginCell, Cell, loadShardAccount, loadTransaction, parseTuple, storeShardAccount, type Address, type ShardAccount, type Transaction } from "@ton/core";
-import { Executor } from "@ton/sandbox";
+import { Executor, type PrevBlocksInfo } from "@ton/sandbox";
 import { ExecutorPool } from "./executor-pool.js";
 
 export interface ExecutedTransaction {
@@ -23,6 +23,8 @@ export interface RunParams {
    * the same, and signature checking is most of the emulator's time (~6 of ~8 ms).
    */
   skipSignatureCheck?: boolean;
+  /** The c7 previous-blocks info (last masterchain blocks, previous key block), as a collator passes it. */
+  prevBlocksInfo?: PrevBlocksInfo;
 }
 
 export class TransactionExecutor {
@@ -109,6 +111,7 @@ export class TransactionExecutor {
       randomSeed: p.randomSeed,
       ignoreChksig: p.skipSignatureCheck === true,
       debugEnabled: false,
+      prevBlocksInfo: p.prevBlocksInfo,
     });
     const r = res.result;
     if (!r.success) return { rejected: r.error, exitCode: r.vmResults?.vmExitCode };

@@ -26,6 +26,7 @@ import {
   type ShardDescr,
 } from "@tongate/block";
 import { collate, queued, stateKey, type AccountStore, type QueuedMessage } from "../collator.js";
+import type { PrevBlocksInfo } from "@ton/sandbox";
 import type { TransactionExecutor } from "../executor.js";
 import type { Genesis } from "../genesis.js";
 import { shardAccountCell } from "../genesis.js";
@@ -150,6 +151,15 @@ export class Chain {
   }
 
   private vsetHash: number | undefined;
+
+  /** c7's previous-blocks info: the last 16 masterchain blocks (newest first) and the last key block. */
+  private prevBlocksInfo(): PrevBlocksInfo | undefined {
+    const mc = this.masterchain;
+    if (mc.length === 0) return undefined;
+    const id = (b: BlockRecord) => ({ workchain: -1, shard: SHARD_FULL, seqno: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
+    const key = [...mc].reverse().find((b) => b.block.info.keyBlock) ?? mc[0]!;
+    return { lastMcBlocks: mc.slice(-16).reverse().map(id), prevKeyBlock: id(key) };
+  }
 
   /** McStateExtra.prev_blocks: every earlier masterchain block, keyed by seqno, with key-block flags. */
   private prevBlocks(): OldMcBlocksInfo {
@@ -286,6 +296,7 @@ export class Chain {
       now,
       startLt: shStart,
       blockRandSeed: deriveBytes(seed, `rand/0/${shSeqno}`),
+      prevBlocksInfo: this.prevBlocksInfo(),
     });
     const after0 = this.accountsOf(0, shSeqno);
     const balance0After = Chain.balanceOf(after0);
@@ -340,6 +351,7 @@ export class Chain {
       now,
       startLt: mcStart,
       blockRandSeed: deriveBytes(seed, `rand/-1/${mcSeqno}`),
+      prevBlocksInfo: this.prevBlocksInfo(),
     });
     // Messages from the masterchain to workchain 0 are delivered in the next shard block.
     this.queues.get(0)!.push(...cm.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === 0));
