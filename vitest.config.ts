@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests start real servers and processes; keep files in separate workers but few at once on 2 cores.
     maxWorkers: 2,
+    // What `tongate` does at startup: native SHA-256 for @ton/core's cell hashes.
+    setupFiles: ["tests/support/setup.ts"],
   },
 });

@@ -16,6 +16,7 @@ import {
 import { Gateway, listenGateway, type Upstream } from "@tongate/gateway";
 import { writeFile } from "node:fs/promises";
 import { buildShardState, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
+import { installFastSha256 } from "@tongate/ton";
 import { findService, serviceModules } from "./services.js";
 
 const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
@@ -163,6 +164,7 @@ function help(): string {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  installFastSha256();
   const [name, ...rest] = argv;
   const command = name ? commands[name] : undefined;
   if (!command || rest.includes("--help")) {

@@ -4,3 +4,4 @@ export * from "./hash.js";
 export { crc16 } from "./crc16.js";
 export { TonFormatError } from "./format-error.js";
 export { serializeBoc, type SerializeBocOptions } from "./boc.js";
+export { installFastSha256 } from "./fast-sha256.js";

@@ -1,0 +1,3 @@
+import { installFastSha256 } from "@tongate/ton";
+
+installFastSha256();
