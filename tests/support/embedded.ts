@@ -10,9 +10,10 @@ export interface Embedded {
   close(): Promise<void>;
 }
 
-export async function startEmbedded(): Promise<Embedded> {
+/** `options` are what the services get from the command line (e.g. globalConfig for lite-proxy). */
+export async function startEmbedded(options: Record<string, unknown> = {}): Promise<Embedded> {
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
-  const running = await Promise.all(serviceModules.map(async (m) => ({ m, r: await m.start({ log, options: {} }) })));
+  const running = await Promise.all(serviceModules.map(async (m) => ({ m, r: await m.start({ log, options }) })));
   const gateway = new Gateway({ log, upstreams: running.map(({ m, r }) => ({ service: m.service, transport: inProcessTransport(m.service, r) })) });
   const server: HttpServer = await listenGateway(gateway, { host: "127.0.0.1", port: 0 });
   return {

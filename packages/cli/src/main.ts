@@ -39,7 +39,7 @@ const localnetOptions = (listen: "listen" | "liteserver"): OptionSpec[] => [
 ];
 
 /** Starts a localnet from the options and prints what a user needs to reach it. */
-async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> {
+async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<{ stop: () => Promise<void>; globalConfig: object }> {
   const net = await Localnet.start({
     seed: o.seed as string,
     wallets: Number(o.wallets),
@@ -57,18 +57,28 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<(
   for (const w of net.genesis.wallets) {
     log.info({ version: w.version, address: w.address.toString({ bounceable: false }), secretKey: w.keyPair.secretKey.toString("hex") }, "localnet wallet");
   }
-  return async () => {
-    await control.close();
-    await net.close();
+  return {
+    globalConfig: config,
+    stop: async () => {
+      await control.close();
+      await net.close();
+    },
   };
 }
+
+const chainOption: OptionSpec = { name: "global-config", description: "TON global config (JSON file) of the liteservers lite-proxy reads the chain from; `start` runs a localnet when absent" };
 
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, ...localnetOptions("liteserver"), ...common],
+    options: [...gatewayOptions, chainOption, ...localnetOptions("liteserver"), ...common],
     async run(o, log) {
-      const stopLocalnet = await startLocalnet(o, log.child({ service: "localnet" }));
+      let stopLocalnet = async () => {};
+      if (!o["global-config"]) {
+        const started = await startLocalnet(o, log.child({ service: "localnet" }));
+        stopLocalnet = started.stop;
+        o = { ...o, globalConfig: started.globalConfig };
+      }
       const running = await Promise.all(serviceModules.map(async (m) => ({ module: m, running: await m.start({ log: log.child({ service: m.name }), options: o }) })));
       const upstreams = running.map((r) => ({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) }));
       const stopGateway = await startGateway(o, log, upstreams);
@@ -82,13 +92,14 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   localnet: {
     summary: "run a local TON chain (TON's emulator, real blocks) served over the liteserver protocol",
     options: [...localnetOptions("listen"), ...common],
-    run: (o, log) => startLocalnet(o, log),
+    run: async (o, log) => (await startLocalnet(o, log)).stop,
   },
   serve: {
     summary: "run services in this process, answering gRPC (and Connect) on --listen",
     options: [
       { name: "service", repeated: true, description: `service to run (${serviceModules.map((s) => s.name).join(", ")})` },
       { name: "listen", default: "127.0.0.1:9090", description: "HOST:PORT of the gRPC server" },
+      chainOption,
       ...common,
     ],
     async run(o, log) {
@@ -109,7 +120,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, chainOption, ...common],
     async run(o, log) {
       const remote = new Map<string, string>();
       for (const u of (o.upstream as string[] | undefined) ?? []) {

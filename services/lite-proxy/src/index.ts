@@ -1,14 +1,40 @@
-// lite-proxy: API v2 over a pool of liteservers. This first cut answers the
-// utility methods; the methods that need a chain answer 501 (Unimplemented)
-// until the liteserver pool lands.
+// lite-proxy: API v2 over a pool of liteservers. The utilities need no chain;
+// the chain methods read it through the pool (the liteservers of a TON global
+// config: the localnet's in `tongate start`, or --global-config FILE). Methods
+// not implemented yet answer 501 (Unimplemented).
+import { readFileSync } from "node:fs";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { defineService } from "@tongate/runtime";
+import { ConfigError, defineService } from "@tongate/runtime";
+import { chainMethods } from "./accounts.js";
+import { ChainReader } from "./chain.js";
+import { LiteserverPool } from "./pool/index.js";
 import { utils } from "./utils.js";
+
+export { LiteserverPool } from "./pool/index.js";
+
+function globalConfigOf(options: Record<string, unknown>): unknown {
+  if (options.globalConfig) return options.globalConfig;
+  const path = options["global-config"];
+  if (typeof path !== "string" || !path) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new ConfigError(`--global-config ${path}: ${(e as Error).message}`);
+  }
+}
 
 export const liteProxyService = defineService({
   name: "lite-proxy",
   service: LiteProxy,
-  start() {
-    return { impl: { ...utils } };
+  start(ctx) {
+    const config = globalConfigOf(ctx.options);
+    const pool = config ? LiteserverPool.fromGlobalConfig(config) : undefined;
+    if (pool) ctx.log.info({ liteservers: pool.status().liteservers.length }, "liteserver pool started");
+    return {
+      impl: { ...utils, ...chainMethods(new ChainReader(pool)) },
+      close: async () => {
+        await pool?.close();
+      },
+    };
   },
 });

@@ -1,0 +1,81 @@
+// API v2 methods that read the chain: gateway → lite-proxy → liteserver pool →
+// ADNL → a localnet, checked against what the chain holds and against v2.json.
+import { Address } from "@ton/core";
+import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
+import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
+
+let net: Localnet;
+let t: Embedded;
+
+beforeAll(async () => {
+  net = await Localnet.start({ seed: "v2-chain", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  await net.chain.seal();
+  t = await startEmbedded({ globalConfig: net.globalConfig() });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await net?.close();
+});
+
+const enc = encodeURIComponent;
+
+describe("API v2 over a localnet", () => {
+  it("getMasterchainInfo is the localnet's head, in toncenter's shape", async () => {
+    const r = await getJson(`${t.url}/api/v2/getMasterchainInfo`);
+    expect(r.status).toBe(200);
+    expect(v2ResponseErrors("/api/v2/getMasterchainInfo", r.body)).toBeNull();
+    const last = net.chain.lastMasterchain!;
+    expect(r.body.result.last).toEqual({
+      "@type": "ton.blockIdExt",
+      workchain: -1,
+      shard: "-9223372036854775808",
+      seqno: last.id.seqno,
+      root_hash: last.id.rootHash.toString("base64"),
+      file_hash: last.id.fileHash.toString("base64"),
+    });
+    expect(r.body.result.init.root_hash).toBe(net.chain.mcZero.rootHash.toString("base64"));
+    const rpc = await postJson(`${t.url}/api/v2/jsonRPC`, { id: "1", method: "getMasterchainInfo", params: {} });
+    expect(rpc.body.result.last.seqno).toBeGreaterThanOrEqual(last.id.seqno);
+  });
+
+  it("getConsensusBlock follows the pool's consensus", async () => {
+    await new Promise((r) => setTimeout(r, 1200)); // one probe round
+    const r = await getJson(`${t.url}/api/v2/getConsensusBlock`);
+    expect(r.status).toBe(200);
+    expect(v2ResponseErrors("/api/v2/getConsensusBlock", r.body)).toBeNull();
+    expect(r.body.result.consensus_block).toBe(net.chain.lastMasterchain!.id.seqno);
+  });
+
+  it("getAddressBalance and getAddressState read accounts, now and at a past block", async () => {
+    const w = net.genesis.wallets[0]!.address;
+    const bal = await getJson(`${t.url}/api/v2/getAddressBalance?address=${enc(w.toString())}`);
+    expect(bal.status).toBe(200);
+    expect(bal.body.result).toBe((1_000_000n * 1_000_000_000n).toString());
+    expect(v2ResponseErrors("/api/v2/getAddressBalance", bal.body)).toBeNull();
+    const st = await getJson(`${t.url}/api/v2/getAddressState?address=${enc(w.toRawString())}`);
+    expect(st.body.result).toBe("active");
+    expect(v2ResponseErrors("/api/v2/getAddressState", st.body)).toBeNull();
+
+    const fresh = new Address(0, Buffer.alloc(32, 0x5a));
+    const before = await getJson(`${t.url}/api/v2/getAddressState?address=${enc(fresh.toRawString())}`);
+    expect(before.body.result).toBe("uninitialized");
+    await net.faucet(fresh, 2_000_000_000n);
+    const seqnoBefore = net.chain.lastMasterchain!.id.seqno - 1;
+    const after = await getJson(`${t.url}/api/v2/getAddressBalance?address=${enc(fresh.toRawString())}`);
+    expect(BigInt(after.body.result)).toBeGreaterThan(1_900_000_000n);
+    const past = await getJson(`${t.url}/api/v2/getAddressBalance?address=${enc(fresh.toRawString())}&seqno=${seqnoBefore}`);
+    expect(past.body.result).toBe("0");
+  });
+
+  it("answers client mistakes with 4xx", async () => {
+    const bad = await getJson(`${t.url}/api/v2/getAddressBalance?address=nope`);
+    expect(bad.status).toBe(422);
+    expect(v2ErrorErrors(bad.body)).toBeNull();
+    const future = await getJson(`${t.url}/api/v2/getAddressBalance?address=${enc(net.genesis.wallets[0]!.address.toRawString())}&seqno=999999`);
+    expect(future.status).toBe(404);
+    expect(future.body.error).toMatch(/not found/);
+  });
+});
