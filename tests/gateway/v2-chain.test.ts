@@ -1,6 +1,6 @@
 // API v2 methods that read the chain: gateway → lite-proxy → liteserver pool →
 // ADNL → a localnet, checked against what the chain holds and against v2.json.
-import { Address } from "@ton/core";
+import { Address, Cell } from "@ton/core";
 import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
@@ -68,6 +68,27 @@ describe("API v2 over a localnet", () => {
     expect(BigInt(after.body.result)).toBeGreaterThan(1_900_000_000n);
     const past = await getJson(`${t.url}/api/v2/getAddressBalance?address=${enc(fresh.toRawString())}&seqno=${seqnoBefore}`);
     expect(past.body.result).toBe("0");
+  });
+
+  it("getAddressInformation: balance, code, data, last transaction and block, checked against proofs", async () => {
+    const w = net.genesis.wallets[0]!;
+    const r = await getJson(`${t.url}/api/v2/getAddressInformation?address=${enc(w.address.toString())}`);
+    expect(r.status).toBe(200);
+    expect(v2ResponseErrors("/api/v2/getAddressInformation", r.body)).toBeNull();
+    const res = r.body.result;
+    expect(res["@type"]).toBe("raw.fullAccountState");
+    expect(res.state).toBe("active");
+    expect(Cell.fromBase64(res.code).hash()).toEqual(w.init.code!.hash());
+    expect(res.block_id.seqno).toBe(net.chain.lastMasterchain!.id.seqno);
+    expect(res.last_transaction_id["@type"]).toBe("internal.transactionId");
+    expect(res.sync_utime).toBeGreaterThan(0);
+    // After the faucet sent from it, its last transaction is the faucet's.
+    const sent = await net.faucet(new Address(0, Buffer.alloc(32, 0x6b)), 1_000_000_000n);
+    const again = (await getJson(`${t.url}/api/v2/getAddressInformation?address=${enc(w.address.toRawString())}`)).body.result;
+    expect(again.last_transaction_id.lt).toBe(sent.lt.toString());
+    expect(again.last_transaction_id.hash).toBe(sent.hash.toString("base64"));
+    const none = (await getJson(`${t.url}/api/v2/getAddressInformation?address=${enc(new Address(0, Buffer.alloc(32, 0x01)).toRawString())}`)).body.result;
+    expect(none).toMatchObject({ balance: "0", state: "uninitialized", code: "", data: "" });
   });
 
   it("answers client mistakes with 4xx", async () => {

@@ -1,11 +1,18 @@
-// API v2 methods over the chain: masterchain info, consensus block, account balance and state.
+// API v2 methods over the chain: masterchain info, consensus block, account information, balance and state.
 import { create } from "@bufbuild/protobuf";
 import { Address } from "@ton/core";
 import { apiError } from "@tongate/runtime";
 import { parseAddress } from "@tongate/ton";
-import { GetAddressBalanceResponseSchema, GetAddressStateResponseSchema, type GetAddressBalanceRequest, type GetAddressStateRequest } from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
+import {
+  GetAddressBalanceResponseSchema,
+  GetAddressInformationResponseSchema,
+  GetAddressStateResponseSchema,
+  type GetAddressBalanceRequest,
+  type GetAddressInformationRequest,
+  type GetAddressStateRequest,
+} from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
 import { GetConsensusBlockResponseSchema, GetMasterchainInfoResponseSchema } from "@tongate/proto/gen/tongate/v2/blocks_pb.js";
-import { TonBlockIdExtSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
+import { InternalTransactionIdSchema, TonBlockIdExtSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import type { BlockIdExt, ChainReader } from "./chain.js";
 
 const blockId = (b: { workchain: number; shard?: bigint; seqno?: number; root_hash: Buffer; file_hash: Buffer }) =>
@@ -30,6 +37,20 @@ export function chainMethods(chain: ChainReader) {
       const c = chain.consensus;
       if (!c) throw apiError(542, "no liteserver has answered yet: no consensus block");
       return create(GetConsensusBlockResponseSchema, { consensusBlock: c.seqno, timestamp: Math.floor(c.timestamp) });
+    },
+    async getAddressInformation(req: GetAddressInformationRequest) {
+      const a = await chain.account("getAddressInformation", toAddress("address", req.address), req.seqno);
+      return create(GetAddressInformationResponseSchema, {
+        balance: a.balance,
+        extraCurrencies: [],
+        code: a.code ? a.code.toBoc({ idx: false, crc32: false }) : new Uint8Array(),
+        data: a.data ? a.data.toBoc({ idx: false, crc32: false }) : new Uint8Array(),
+        lastTransactionId: create(InternalTransactionIdSchema, { lt: a.lastTransLt, hash: a.lastTransHash }),
+        blockId: blockId(a.block),
+        frozenHash: a.frozenHash ?? new Uint8Array(),
+        syncUtime: a.syncUtime,
+        state: a.status,
+      });
     },
     async getAddressBalance(req: GetAddressBalanceRequest) {
       const a = await chain.account("getAddressBalance", toAddress("address", req.address), req.seqno);

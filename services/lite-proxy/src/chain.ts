@@ -4,6 +4,7 @@
 import { Address, Cell, loadAccount } from "@ton/core";
 import type { TlObject } from "@tongate/tl";
 import { apiError } from "@tongate/runtime";
+import { ProofError, verifyAccountState } from "@tongate/proof";
 import { LiteServerError, PoolError, toApiError, type LiteserverPool, type PoolSession } from "./pool/index.js";
 
 export const MASTERCHAIN_SHARD = -(2n ** 63n);
@@ -23,6 +24,14 @@ export interface AccountSnapshot {
   block: BlockIdExt;
   balance: bigint;
   status: AccountStatus;
+  code?: Cell;
+  data?: Cell;
+  /** Hash of the state of a frozen account. */
+  frozenHash?: Buffer;
+  lastTransLt: bigint;
+  lastTransHash: Buffer;
+  /** gen_utime of the shard state the account was read from. */
+  syncUtime: number;
 }
 
 /** Maps pool and liteserver errors to API errors a client can act on. */
@@ -64,19 +73,44 @@ export class ChainReader {
     return r.id;
   }
 
+  /**
+   * The account at the latest (or the given) masterchain block. The answer's Merkle proofs are
+   * checked (@tongate/proof): what the API returns is what the chain commits to.
+   */
   async account(method: string, address: Address, seqno?: number): Promise<AccountSnapshot> {
     const s = this.session(method);
+    let answer: TlObject;
+    let block: BlockIdExt;
     try {
-      const block = await this.mcBlock(s, seqno);
-      const r = (await s.query({ kind: "liteServer.getAccountState", id: { kind: "tonNode.blockIdExt", ...block }, account: { kind: "liteServer.accountId", workchain: address.workChain, id: address.hash } })) as TlObject & { state: Buffer };
-      if (r.state.length === 0) return { block, balance: 0n, status: "uninitialized" };
-      const slice = Cell.fromBoc(r.state)[0]!.beginParse();
-      if (!slice.loadBit()) return { block, balance: 0n, status: "uninitialized" };
-      const account = loadAccount(slice);
-      const state = account.storage.state.type;
-      return { block, balance: account.storage.balance.coins, status: state === "active" ? "active" : state === "frozen" ? "frozen" : "uninitialized" };
+      block = await this.mcBlock(s, seqno);
+      answer = await s.query({ kind: "liteServer.getAccountState", id: { kind: "tonNode.blockIdExt", ...block }, account: { kind: "liteServer.accountId", workchain: address.workChain, id: address.hash } });
     } catch (e) {
       throw asApiError(e, method);
     }
+    let v;
+    try {
+      v = verifyAccountState(answer, { kind: "tonNode.blockIdExt", ...block }, { workchain: address.workChain, id: address.hash });
+    } catch (e) {
+      if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
+      throw e;
+    }
+    const base = { block, balance: 0n, status: "uninitialized" as AccountStatus, lastTransLt: 0n, lastTransHash: Buffer.alloc(32), syncUtime: v.genUtime ?? 0 };
+    if (!v.shardAccount || !v.account) return base;
+    const last = { lastTransLt: v.shardAccount.lastTransLt, lastTransHash: v.shardAccount.lastTransHash };
+    const slice = v.account.beginParse();
+    if (!slice.loadBit()) return { ...base, ...last };
+    const account = loadAccount(slice);
+    const st = account.storage.state;
+    const snap: AccountSnapshot = { ...base, ...last, balance: account.storage.balance.coins };
+    if (st.type === "active") {
+      snap.status = "active";
+      snap.code = st.state.code ?? undefined;
+      snap.data = st.state.data ?? undefined;
+    } else if (st.type === "frozen") {
+      snap.status = "frozen";
+      snap.frozenHash = Buffer.from(st.stateHash.toString(16).padStart(64, "0"), "hex");
+    }
+    return snap;
   }
+
 }
