@@ -306,7 +306,7 @@ export class Chain {
       shard: SHARD_FULL,
       seqno: shSeqno,
       genUtime: now,
-      genLt: c0.endLt,
+      genLt: c0.endLt > shStart ? c0.endLt : shStart + 1n,
       minRefMcSeqno: mcPrev?.id.seqno ?? 0,
       accounts: after0,
       totalBalance: balance0After,
