@@ -25,7 +25,7 @@ import {
   type McStateExtra,
   type ShardDescr,
 } from "@tongate/block";
-import { collate, queued, stateKey, type AccountStore, type QueuedMessage } from "../collator.js";
+import { collate, queued, stateKey, type AccountStore, type Collation, type QueuedMessage } from "../collator.js";
 import type { PrevBlocksInfo } from "@ton/sandbox";
 import type { TransactionExecutor } from "../executor.js";
 import type { Genesis } from "../genesis.js";
@@ -92,6 +92,7 @@ export interface ChainJournal {
 
 const alignUp = (lt: bigint) => ((lt + LT_BLOCK_ALIGN) / LT_BLOCK_ALIGN) * LT_BLOCK_ALIGN;
 const refOf = (b: { id: BlockIdExt; endLt: bigint }): ExtBlkRef => ({ endLt: b.endLt, seqNo: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
+const zeroRef = (z: ZeroState): ExtBlkRef => ({ endLt: 0n, seqNo: 0, rootHash: z.rootHash, fileHash: z.fileHash });
 
 export class Chain {
   readonly genesis: Genesis;
@@ -280,82 +281,134 @@ export class Chain {
     this.queues.set(0, []);
     this.queues.set(-1, []);
     const mcPrev = this.lastMasterchain;
-    const shPrev = this.lastShard;
     const mcSeqno = (mcPrev?.id.seqno ?? 0) + 1;
-    const shSeqno = (shPrev?.id.seqno ?? 0) + 1;
-    const mcPrevRef: ExtBlkRef = mcPrev ? refOf(mcPrev) : { endLt: 0n, seqNo: 0, rootHash: this.mcZero.rootHash, fileHash: this.mcZero.fileHash };
-    const shPrevRef: ExtBlkRef = shPrev ? refOf(shPrev) : { endLt: 0n, seqNo: 0, rootHash: this.shardZero.rootHash, fileHash: this.shardZero.fileHash };
-    const seed = this.genesis.seed;
+    const mcPrevRef = mcPrev ? refOf(mcPrev) : zeroRef(this.mcZero);
 
-    // Workchain 0.
-    const shStart = alignUp(mcPrevRef.endLt > shPrevRef.endLt ? mcPrevRef.endLt : shPrevRef.endLt);
-    const balance0Before = shPrev ? shPrev.balanceAfter : Chain.balanceOf(this.accountsOf(0, 0));
-    const c0 = await collate(this.executor, this.store(shSeqno), q0, {
+    // Workchain 0, referring to the previous masterchain block.
+    const shPrev = this.lastShard;
+    const sh = await this.produce({
       workchain: 0,
-      inShard: (a: Address) => a.workChain === 0,
       now,
-      startLt: shStart,
-      blockRandSeed: deriveBytes(seed, `rand/0/${shSeqno}`),
-      prevBlocksInfo: this.prevBlocksInfo(),
-    });
-    const after0 = this.accountsOf(0, shSeqno);
-    const balance0After = Chain.balanceOf(after0);
-    const shState = this.buildState({
-      globalId: this.genesis.globalId,
-      workchain: 0,
-      shard: SHARD_FULL,
-      seqno: shSeqno,
-      genUtime: now,
-      genLt: c0.endLt > shStart ? c0.endLt : shStart + 1n,
-      minRefMcSeqno: mcPrev?.id.seqno ?? 0,
-      accounts: after0,
-      totalBalance: balance0After,
-      masterRef: mcPrevRef,
-    });
-    const sh = this.record(
-      buildBlock({
-        globalId: this.genesis.globalId,
-        workchain: 0,
-        shard: SHARD_FULL,
-        seqno: shSeqno,
-        genUtime: now,
-        startLt: shStart,
-        endLt: c0.endLt > shStart ? c0.endLt : shStart + 1n,
-        prev: shPrevRef,
-        masterRef: mcPrevRef,
-        genSoftware: { version: 13, capabilities: 0n },
-        minRefMcSeqno: mcPrev?.id.seqno ?? 0,
-        prevKeyBlockSeqno: 0,
-        keyBlock: false,
-        validatorListHashShort: this.validatorListHashShort,
-        catchainSeqno: 0,
-        oldState: shPrev?.stateRoot ?? this.shardZero.root,
-        newState: shState,
-        balanceBefore: balance0Before,
-        balanceAfter: balance0After,
-        transactions: c0.transactions,
-        randSeed: deriveBytes(seed, `rand/0/${shSeqno}`),
-        createdBy: Buffer.alloc(32),
-      }),
-      shState,
-      c0,
       mcSeqno,
-    );
+      queue: q0,
+      prev: shPrev,
+      zero: this.shardZero,
+      startLt: alignUp(mcPrevRef.endLt > (shPrev?.endLt ?? 0n) ? mcPrevRef.endLt : (shPrev?.endLt ?? 0n)),
+      masterRef: mcPrevRef,
+      keyBlock: false,
+    });
 
-    // Masterchain.
-    const mcStart = alignUp(sh.endLt);
-    const qm = [...qmExternal, ...c0.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === -1)];
-    const cm = await collate(this.executor, this.store(mcSeqno), qm, {
+    // The masterchain block: its externals and messages from workchain 0, committing the shard block.
+    const keyBlock = mcSeqno === 1;
+    const lastKey = keyBlock ? null : this.masterchain[0] ? refOf(this.masterchain[0]) : null;
+    const stateExtra = this.mcStateExtra(this.shardDescr(sh.record, mcSeqno, mcPrev?.id.seqno ?? 0, now), lastKey, keyBlock);
+    const toMasterchain = sh.collation.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === -1);
+    const mc = await this.produce({
       workchain: -1,
-      inShard: (a: Address) => a.workChain === -1,
       now,
-      startLt: mcStart,
-      blockRandSeed: deriveBytes(seed, `rand/-1/${mcSeqno}`),
-      prevBlocksInfo: this.prevBlocksInfo(),
+      mcSeqno,
+      queue: [...qmExternal, ...toMasterchain],
+      prev: mcPrev,
+      zero: this.mcZero,
+      startLt: alignUp(sh.record.endLt),
+      keyBlock,
+      stateExtra,
+      blockExtra: {
+        keyBlock,
+        shardHashes: stateExtra.shardHashes,
+        shardFees: emptyShardFees(),
+        prevBlkSignatures: emptyCryptoSignatures(),
+        recoverCreateMsg: null,
+        mintMsg: null,
+        config: keyBlock ? stateExtra.config : undefined,
+      },
     });
     // Messages from the masterchain to workchain 0 are delivered in the next shard block.
-    this.queues.get(0)!.push(...cm.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === 0));
-    const descr: ShardDescr = {
+    this.queues.get(0)!.push(...mc.collation.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === 0));
+
+    const v = this.genesis.validator;
+    const rec = mc.record;
+    rec.signatures.push({ nodeIdShort: validatorNodeIdShort(v.publicKey), signature: sign(blockSignedMessage(rec.id.rootHash, rec.id.fileHash), v.secretKey) });
+    this.waiters = this.waiters.filter((w) => (w.seqno <= mcSeqno ? (w.resolve(), false) : true));
+    return rec;
+  }
+
+  /** Collates the next block of one workchain, builds its state and block, and records it. */
+  private async produce(p: {
+    workchain: -1 | 0;
+    now: number;
+    /** The masterchain block this seal produces. */
+    mcSeqno: number;
+    queue: QueuedMessage[];
+    prev: BlockRecord | undefined;
+    zero: ZeroState;
+    startLt: bigint;
+    keyBlock: boolean;
+    /** Shard blocks: the masterchain block they refer to. */
+    masterRef?: ExtBlkRef;
+    /** Masterchain blocks: McStateExtra and McBlockExtra. */
+    stateExtra?: McStateExtra;
+    blockExtra?: McBlockExtra;
+  }): Promise<{ record: BlockRecord; collation: Collation }> {
+    const { workchain, now, startLt } = p;
+    const seqno = (p.prev?.id.seqno ?? 0) + 1;
+    const minRefMcSeqno = p.mcSeqno - 1;
+    const randSeed = deriveBytes(this.genesis.seed, `rand/${workchain}/${seqno}`);
+    const collation = await collate(this.executor, this.store(seqno), p.queue, {
+      workchain,
+      inShard: (a: Address) => a.workChain === workchain,
+      now,
+      startLt,
+      blockRandSeed: randSeed,
+      prevBlocksInfo: this.prevBlocksInfo(),
+    });
+    const endLt = collation.endLt > startLt ? collation.endLt : startLt + 1n;
+    const accounts = this.accountsOf(workchain, seqno);
+    const balanceAfter = Chain.balanceOf(accounts);
+    const state = this.buildState({
+      globalId: this.genesis.globalId,
+      workchain,
+      shard: SHARD_FULL,
+      seqno,
+      genUtime: now,
+      genLt: endLt,
+      minRefMcSeqno,
+      accounts,
+      totalBalance: balanceAfter,
+      masterRef: p.masterRef,
+      mcExtra: p.stateExtra,
+    });
+    const built = buildBlock({
+      globalId: this.genesis.globalId,
+      workchain,
+      shard: SHARD_FULL,
+      seqno,
+      genUtime: now,
+      startLt,
+      endLt,
+      prev: p.prev ? refOf(p.prev) : zeroRef(p.zero),
+      masterRef: p.masterRef,
+      genSoftware: { version: 13, capabilities: 0n },
+      minRefMcSeqno,
+      prevKeyBlockSeqno: 0,
+      keyBlock: p.keyBlock,
+      validatorListHashShort: this.validatorListHashShort,
+      catchainSeqno: 0,
+      oldState: p.prev?.stateRoot ?? p.zero.root,
+      newState: state,
+      balanceBefore: p.prev ? p.prev.balanceAfter : Chain.balanceOf(this.accountsOf(workchain, 0)),
+      balanceAfter,
+      transactions: collation.transactions,
+      randSeed,
+      createdBy: Buffer.alloc(32),
+      mcExtra: p.blockExtra,
+    });
+    return { record: this.record(built, state, collation, p.mcSeqno), collation };
+  }
+
+  /** The masterchain's description of a shard block (shard_hashes leaf). */
+  private shardDescr(sh: BlockRecord, mcSeqno: number, minRefMcSeqno: number, now: number): ShardDescr {
+    return {
       type: "shard_descr",
       seqNo: sh.id.seqno,
       regMcSeqno: mcSeqno,
@@ -371,73 +424,12 @@ export class Chain {
       flags: 0,
       nextCatchainSeqno: 0,
       nextValidatorShard: SHARD_FULL,
-      minRefMcSeqno: mcPrev?.id.seqno ?? 0,
+      minRefMcSeqno,
       genUtime: now,
       splitMergeAt: { type: "fsm_none" },
       feesCollected: { coins: 0n },
       fundsCreated: { coins: 0n },
     };
-    const keyBlock = mcSeqno === 1;
-    const lastKey = keyBlock ? null : (this.masterchain[0] ? refOf(this.masterchain[0]) : null);
-    const stateExtra = this.mcStateExtra(descr, lastKey, keyBlock);
-    const balanceMBefore = mcPrev ? mcPrev.balanceAfter : 0n;
-    const afterM = this.accountsOf(-1, mcSeqno);
-    const balanceMAfter = Chain.balanceOf(afterM);
-    const mcExtra: McBlockExtra = {
-      keyBlock,
-      shardHashes: stateExtra.shardHashes,
-      shardFees: emptyShardFees(),
-      prevBlkSignatures: emptyCryptoSignatures(),
-      recoverCreateMsg: null,
-      mintMsg: null,
-      config: keyBlock ? stateExtra.config : undefined,
-    };
-    const mcEnd = cm.endLt > mcStart ? cm.endLt : mcStart + 1n;
-    const mcState = this.buildState({
-      globalId: this.genesis.globalId,
-      workchain: -1,
-      shard: SHARD_FULL,
-      seqno: mcSeqno,
-      genUtime: now,
-      genLt: mcEnd,
-      minRefMcSeqno: mcPrev?.id.seqno ?? 0,
-      accounts: afterM,
-      totalBalance: balanceMAfter,
-      mcExtra: stateExtra,
-    });
-    const mc = this.record(
-      buildBlock({
-        globalId: this.genesis.globalId,
-        workchain: -1,
-        shard: SHARD_FULL,
-        seqno: mcSeqno,
-        genUtime: now,
-        startLt: mcStart,
-        endLt: mcEnd,
-        prev: mcPrevRef,
-        genSoftware: { version: 13, capabilities: 0n },
-        minRefMcSeqno: mcPrev?.id.seqno ?? 0,
-        prevKeyBlockSeqno: 0,
-        keyBlock,
-        validatorListHashShort: this.validatorListHashShort,
-        catchainSeqno: 0,
-        oldState: mcPrev?.stateRoot ?? this.mcZero.root,
-        newState: mcState,
-        balanceBefore: balanceMBefore,
-        balanceAfter: balanceMAfter,
-        transactions: cm.transactions,
-        randSeed: deriveBytes(seed, `rand/-1/${mcSeqno}`),
-        createdBy: Buffer.alloc(32),
-        mcExtra,
-      }),
-      mcState,
-      cm,
-      mcSeqno,
-    );
-    const v = this.genesis.validator;
-    mc.signatures.push({ nodeIdShort: validatorNodeIdShort(v.publicKey), signature: sign(blockSignedMessage(mc.id.rootHash, mc.id.fileHash), v.secretKey) });
-    this.waiters = this.waiters.filter((w) => (w.seqno <= mcSeqno ? (w.resolve(), false) : true));
-    return mc;
   }
 
   private record(built: BuiltBlock, stateRoot: Cell, c: { transactions: { account: Address; cell: Cell; transaction: { lt: bigint } }[] }, mcSeqno: number): BlockRecord {
