@@ -16,6 +16,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { renderResult } from "../../gateway/src/codec/render.js";
 import { v2ResponseErrors, v2Spec } from "../support/v2-schema.js";
+import { rng } from "../support/rng.js";
 
 type AnyMessage = Record<string, unknown>;
 
@@ -122,16 +123,6 @@ function v2PathOf(m: DescMethod): string {
 // ---------------------------------------------------------------------------
 // The sample builder
 
-// A small deterministic PRNG, so a failure can be replayed.
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(s ^ (s >>> 15), 1 | s);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RAW_ADDRESS = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
 const FRIENDLY = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";

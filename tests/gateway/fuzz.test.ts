@@ -3,6 +3,7 @@
 // never a 5xx failure, and the server keeps answering.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbedded, type Embedded } from "../support/embedded.js";
+import { rng } from "../support/rng.js";
 
 let t: Embedded;
 beforeAll(async () => {
@@ -12,16 +13,6 @@ afterAll(async () => {
   await t.close();
 });
 
-// A small deterministic PRNG, so a failure can be replayed.
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(s ^ (s >>> 15), 1 | s);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const METHODS = [
   "detectAddress", "detectHash", "packAddress", "unpackAddress", "getAddressInformation", "getTransactions", "lookupBlock",

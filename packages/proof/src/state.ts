@@ -1,7 +1,7 @@
 // Reading proven masterchain/shard states and block extras: ShardHashes, ShardAccounts, OldMcBlocksInfo,
 // ConfigParams — every lookup distinguishes "proven absent" from "pruned" (the latter is a ProofError).
 import { type Cell, type Slice } from "@ton/core";
-import { type ShardDescr, type ShardStateUnsplitHeader, SHARD_FULL, loadShardDescr, loadShardStateUnsplitHeader, shardChild } from "@tongate/block";
+import { type ShardDescr, type ShardStateUnsplitHeader, SHARD_FULL, loadShardDescr, loadShardStateUnsplitHeader, shardChild, shardPrefixLength } from "@tongate/block";
 import { isValidShard } from "./blockid.js";
 import { hex, openCell, openMerkleProof } from "./cells.js";
 import { dictELookup, dictLookup, loadHashmapERoot } from "./dict.js";
@@ -115,16 +115,6 @@ export type ShardLookup =
   | { type: "found"; workchain: number; shard: bigint; leaf: Cell; descr: ShardDescr }
   | { type: "absent"; reason: string };
 
-function prefixLength(shard: bigint): number {
-  let n = 0;
-  let x = shard;
-  while ((x & 1n) === 0n) {
-    x >>= 1n;
-    n++;
-  }
-  return 63 - n;
-}
-
 /**
  * The ShardDescr leaf for `shard` (unsigned) of `workchain` (block::ShardConfig::get_shard_hash_raw_from):
  * with `exact` the leaf must be that shard, else the leaf whose shard contains it.
@@ -136,7 +126,7 @@ export function lookupShard(shardHashes: Cell | null, workchain: number, shard: 
     if (r.type === "pruned") fail(`${what}: the ShardHashes entry of workchain ${workchain} is pruned in the proof`);
     if (r.type === "absent") return { type: "absent", reason: `workchain ${workchain} is absent from ShardHashes` };
     let node = r.value.loadRef();
-    const len = prefixLength(shard);
+    const len = shardPrefixLength(shard);
     let cur = SHARD_FULL;
     for (let depth = 0; ; depth++) {
       const s = openCell(node, `${what}: ShardHashes tree node of shard ${workchain}:${cur.toString(16)}`);
