@@ -4,7 +4,7 @@
 // lists, and the rules from the options proto are applied on the way.
 import { create, fromJson, ScalarType, type DescField, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
-import { AddressFormatError, HashFormatError, parseAddress, parseHash } from "@tongate/ton";
+import { describeInputError, parseAddress, parseHash, TonFormatError } from "@tongate/ton";
 import { Format } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { conventionOf, type FieldConvention } from "./conventions.js";
 
@@ -259,18 +259,12 @@ function checkString(name: string, value: unknown, r: NonNullable<FieldConventio
   if (r.maxLen !== undefined && value.length > r.maxLen) throw new InputError(`${name}: at most ${r.maxLen} characters, got ${value.length}`);
   switch (r.format) {
     case Format.TON_ADDRESS:
-      try {
-        parseAddress(value);
-      } catch (e) {
-        if (e instanceof AddressFormatError) throw new InputError(`${name}: ${show(value)} is not a TON address: ${e.message}. Accepted: ${e.acceptedForms}`);
-        throw e;
-      }
-      break;
     case Format.TON_HASH:
       try {
-        parseHash(value);
+        if (r.format === Format.TON_ADDRESS) parseAddress(value);
+        else parseHash(value);
       } catch (e) {
-        if (e instanceof HashFormatError) throw new InputError(`${name}: ${show(value)} is not a 256-bit hash: ${e.message}. Accepted: ${e.acceptedForms}`);
+        if (e instanceof TonFormatError) throw new InputError(describeInputError(name, value, e));
         throw e;
       }
       break;

@@ -37,6 +37,7 @@ export const ADDRESS_ACCEPTED_FORMS =
 
 export class AddressFormatError extends TonFormatError {
   override readonly name = "AddressFormatError";
+  override readonly expected = "a TON address";
   override readonly acceptedForms = ADDRESS_ACCEPTED_FORMS;
 }
 

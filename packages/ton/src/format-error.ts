@@ -9,6 +9,18 @@
 export abstract class TonFormatError extends Error {
   /** The forms the parser accepts, for the same sentence. */
   abstract readonly acceptedForms: string;
+  /** What the value should have been, e.g. "a TON address". */
+  abstract readonly expected: string;
+}
+
+/**
+ * The message a service answers (422) for malformed input in `param`: the parameter, the
+ * value (shortened), what is wrong and what is accepted. One wording for gateway and services.
+ */
+export function describeInputError(param: string, value: string, err: TonFormatError): string {
+  const quoted = JSON.stringify(value);
+  const shown = quoted.length > 80 ? quoted.slice(0, 77) + "…" : quoted;
+  return `${param}: ${shown} is not ${err.expected}: ${err.message}. Accepted: ${err.acceptedForms}`;
 }
 
 const PRINTABLE_MIN = 0x21;

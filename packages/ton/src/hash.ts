@@ -24,6 +24,7 @@ export const HASH_ACCEPTED_FORMS =
 
 export class HashFormatError extends TonFormatError {
   override readonly name = "HashFormatError";
+  override readonly expected = "a 256-bit hash";
   override readonly acceptedForms = HASH_ACCEPTED_FORMS;
 }
 

@@ -2,6 +2,6 @@
 export * from "./address.js";
 export * from "./hash.js";
 export { crc16 } from "./crc16.js";
-export { TonFormatError } from "./format-error.js";
+export { describeInputError, TonFormatError } from "./format-error.js";
 export { serializeBoc, type SerializeBocOptions } from "./boc.js";
 export { installFastSha256 } from "./fast-sha256.js";

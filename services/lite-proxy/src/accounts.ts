@@ -14,17 +14,14 @@ import {
 import { GetConsensusBlockResponseSchema, GetMasterchainInfoResponseSchema } from "@tongate/proto/gen/tongate/v2/blocks_pb.js";
 import { InternalTransactionIdSchema, TonBlockIdExtSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import type { BlockIdExt, ChainReader } from "./chain.js";
+import { withInput } from "./utils.js";
 
 const blockId = (b: { workchain: number; shard?: bigint; seqno?: number; root_hash: Buffer; file_hash: Buffer }) =>
   create(TonBlockIdExtSchema, { workchain: b.workchain, shard: b.shard ?? -(2n ** 63n), seqno: b.seqno ?? 0, rootHash: b.root_hash, fileHash: b.file_hash });
 
 function toAddress(param: string, value: string): Address {
-  try {
-    const a = parseAddress(value);
-    return new Address(a.workchain, a.hash);
-  } catch (e) {
-    throw apiError(422, `${param}: ${(e as Error).message}`);
-  }
+  const a = withInput(param, value, () => parseAddress(value));
+  return new Address(a.workchain, a.hash);
 }
 
 export function chainMethods(chain: ChainReader) {

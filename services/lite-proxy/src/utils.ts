@@ -16,12 +16,11 @@ import {
 } from "@tongate/proto/gen/tongate/v2/utils_pb.js";
 
 /** Runs a conversion; a malformed input becomes a 422 that names the parameter. */
-function withInput<T>(param: string, value: string, fn: () => T): T {
+export function withInput<T>(param: string, value: string, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof ton.AddressFormatError) throw apiError(422, `${param}: ${JSON.stringify(value.slice(0, 80))} is not a TON address: ${e.message}. Accepted: ${e.acceptedForms}`);
-    if (e instanceof ton.HashFormatError) throw apiError(422, `${param}: ${JSON.stringify(value.slice(0, 80))} is not a 256-bit hash: ${e.message}. Accepted: ${e.acceptedForms}`);
+    if (e instanceof ton.TonFormatError) throw apiError(422, ton.describeInputError(param, value, e));
     throw e;
   }
 }
