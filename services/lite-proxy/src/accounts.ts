@@ -13,11 +13,11 @@ import {
 } from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
 import { GetConsensusBlockResponseSchema, GetMasterchainInfoResponseSchema } from "@tongate/proto/gen/tongate/v2/blocks_pb.js";
 import { InternalTransactionIdSchema, TonBlockIdExtSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
-import type { BlockIdExt, ChainReader } from "./chain.js";
+import { MASTERCHAIN_SHARD, type BlockIdExt, type ChainReader } from "./chain.js";
 import { withInput } from "./utils.js";
 
 const blockId = (b: { workchain: number; shard?: bigint; seqno?: number; root_hash: Buffer; file_hash: Buffer }) =>
-  create(TonBlockIdExtSchema, { workchain: b.workchain, shard: b.shard ?? -(2n ** 63n), seqno: b.seqno ?? 0, rootHash: b.root_hash, fileHash: b.file_hash });
+  create(TonBlockIdExtSchema, { workchain: b.workchain, shard: b.shard ?? MASTERCHAIN_SHARD, seqno: b.seqno ?? 0, rootHash: b.root_hash, fileHash: b.file_hash });
 
 function toAddress(param: string, value: string): Address {
   const a = withInput(param, value, () => parseAddress(value));
