@@ -3,9 +3,10 @@
 // pool errors turned into toncenter's HTTP statuses.
 import { Address, Cell, loadAccount } from "@ton/core";
 import type { TlObject } from "@tongate/tl";
+import { ConnectError } from "@connectrpc/connect";
 import { apiError } from "@tongate/runtime";
 import { ProofError, verifyAccountState } from "@tongate/proof";
-import { LiteServerError, PoolError, toApiError, type LiteserverPool, type PoolSession } from "./pool/index.js";
+import { LiteServerError, PoolError, toApiError, type LiteserverPool, type PoolSession, type SessionOptions } from "./pool/index.js";
 
 export const MASTERCHAIN_SHARD = -(2n ** 63n);
 
@@ -47,10 +48,29 @@ export function asApiError(err: unknown, what: string): Error {
 export class ChainReader {
   constructor(private readonly pool: LiteserverPool | undefined) {}
 
-  private session(method: string): PoolSession {
+  private session(method: string, options: SessionOptions = {}): PoolSession {
     // Without liteservers (no --global-config and no localnet) chain methods are not available.
     if (!this.pool) throw apiError(501, `${method} needs a liteserver: start tongate with a localnet or --global-config`);
-    return this.pool.session();
+    return this.pool.session(options);
+  }
+
+  /** The pool (undefined without liteservers); for broadcasts (sendBoc) and status. */
+  get liteservers(): LiteserverPool | undefined {
+    return this.pool;
+  }
+
+  /**
+   * Runs `fn` on one pool session, so every liteserver query of one API call goes to one liteserver,
+   * and maps pool and liteserver failures to API errors (404 not in db, 504 timeout, 542 none alive).
+   */
+  async withSession<T>(method: string, fn: (s: PoolSession) => Promise<T>, options: SessionOptions = {}): Promise<T> {
+    const s = this.session(method, options);
+    try {
+      return await fn(s);
+    } catch (e) {
+      if (e instanceof ConnectError) throw e; // already an API error
+      throw asApiError(e, method);
+    }
   }
 
   get consensus() {
@@ -67,7 +87,7 @@ export class ChainReader {
   }
 
   /** The masterchain block with this seqno (lookupBlock), or the latest. */
-  private async mcBlock(s: PoolSession, seqno: number | undefined): Promise<BlockIdExt> {
+  async mcBlock(s: PoolSession, seqno: number | undefined): Promise<BlockIdExt> {
     if (seqno === undefined) return ((await s.query({ kind: "liteServer.getMasterchainInfo" })) as TlObject & { last: BlockIdExt }).last;
     const r = (await s.query({ kind: "liteServer.lookupBlock", mode: 1, id: { kind: "tonNode.blockId", workchain: -1, shard: MASTERCHAIN_SHARD, seqno }, lt: undefined, utime: undefined })) as TlObject & { id: BlockIdExt };
     return r.id;

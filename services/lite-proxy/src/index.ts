@@ -6,7 +6,14 @@ import { readFileSync } from "node:fs";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { ConfigError, defineService } from "@tongate/runtime";
 import { chainMethods } from "./accounts.js";
+import { blocksMethods } from "./blocks.js";
 import { ChainReader } from "./chain.js";
+import { configMethods } from "./config.js";
+import { getMethodsMethods } from "./get-methods.js";
+import { sendMethods } from "./send.js";
+import { tokensMethods } from "./tokens.js";
+import { transactionsMethods } from "./transactions.js";
+import { walletsMethods } from "./wallets.js";
 import { LiteserverPool } from "./pool/index.js";
 import { utils } from "./utils.js";
 
@@ -29,9 +36,20 @@ export const liteProxyService = defineService({
   start(ctx) {
     const config = globalConfigOf(ctx.options);
     const pool = config ? LiteserverPool.fromGlobalConfig(config) : undefined;
+    const chain = new ChainReader(pool);
     if (pool) ctx.log.info({ liteservers: pool.status().liteservers.length }, "liteserver pool started");
     return {
-      impl: { ...utils, ...chainMethods(new ChainReader(pool)) },
+      impl: {
+        ...utils,
+        ...chainMethods(chain),
+        ...blocksMethods(chain),
+        ...transactionsMethods(chain),
+        ...configMethods(chain),
+        ...sendMethods(chain),
+        ...getMethodsMethods(chain),
+        ...walletsMethods(chain),
+        ...tokensMethods(chain),
+      },
       close: async () => {
         await pool?.close();
       },
