@@ -13,7 +13,7 @@
 
 import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { FieldOptions, MessageOptions } from "@bufbuild/protobuf/wkt";
+import type { FieldOptions, MessageOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tongate/options/v1/options.proto.
  */
 export const file_tongate_options_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("CiB0b25nYXRlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISdG9uZ2F0ZS5vcHRpb25zLnYxIjkKCUZpZWxkSnNvbhILCgNrZXkYASABKAkSDgoGdW53cmFwGAIgASgIEg8KB2FsaWFzZXMYAyADKAki6AEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDZ3RlGAIgASgDSACIAQESEAoDbHRlGAMgASgDSAGIAQESFAoHbWluX2xlbhgEIAEoDUgCiAEBEhQKB21heF9sZW4YBSABKA1IA4gBARIWCgltYXhfaXRlbXMYBiABKA1IBIgBARIqCgZmb3JtYXQYByABKA4yGi50b25nYXRlLm9wdGlvbnMudjEuRm9ybWF0QgYKBF9ndGVCBgoEX2x0ZUIKCghfbWluX2xlbkIKCghfbWF4X2xlbkIMCgpfbWF4X2l0ZW1zIhwKCkZpZWxkR3JvdXASDgoGZmllbGRzGAEgAygJIq0BCgxNZXNzYWdlUnVsZXMSMwoLZXhhY3RseV9vbmUYASADKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRHcm91cBIzCgthdF9tb3N0X29uZRgCIAMoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEdyb3VwEjMKC2FsbF9vcl9ub25lGAMgAygLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkR3JvdXAqZAoGRm9ybWF0EhYKEkZPUk1BVF9VTlNQRUNJRklFRBAAEhYKEkZPUk1BVF9UT05fQUREUkVTUxABEhMKD0ZPUk1BVF9UT05fSEFTSBACEhUKEUZPUk1BVF9CT0NfQkFTRTY0EAM6OgoHdGxfdHlwZRIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi5jgMgASgJUgZ0bFR5cGU6aAoNbWVzc2FnZV9ydWxlcxIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi6jgMgASgLMiAudG9uZ2F0ZS5vcHRpb25zLnYxLk1lc3NhZ2VSdWxlc1IMbWVzc2FnZVJ1bGVzOjcKBXVuaW9uEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLuOAyABKAhSBXVuaW9uOlIKBGpzb24SHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLmOAyABKAsyHS50b25nYXRlLm9wdGlvbnMudjEuRmllbGRKc29uUgRqc29uOlUKBXJ1bGVzEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxi6jgMgASgLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkUnVsZXNSBXJ1bGVzYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("CiB0b25nYXRlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISdG9uZ2F0ZS5vcHRpb25zLnYxIjkKCUZpZWxkSnNvbhILCgNrZXkYASABKAkSDgoGdW53cmFwGAIgASgIEg8KB2FsaWFzZXMYAyADKAki6AEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDZ3RlGAIgASgDSACIAQESEAoDbHRlGAMgASgDSAGIAQESFAoHbWluX2xlbhgEIAEoDUgCiAEBEhQKB21heF9sZW4YBSABKA1IA4gBARIWCgltYXhfaXRlbXMYBiABKA1IBIgBARIqCgZmb3JtYXQYByABKA4yGi50b25nYXRlLm9wdGlvbnMudjEuRm9ybWF0QgYKBF9ndGVCBgoEX2x0ZUIKCghfbWluX2xlbkIKCghfbWF4X2xlbkIMCgpfbWF4X2l0ZW1zIhwKCkZpZWxkR3JvdXASDgoGZmllbGRzGAEgAygJIq0BCgxNZXNzYWdlUnVsZXMSMwoLZXhhY3RseV9vbmUYASADKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRHcm91cBIzCgthdF9tb3N0X29uZRgCIAMoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEdyb3VwEjMKC2FsbF9vcl9ub25lGAMgAygLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkR3JvdXAiZwoJQ2FjaGVSdWxlEhUKDWxhdGVzdF90dGxfbXMYASABKA0SGAoQYWRkcmVzc2VkX3R0bF9tcxgCIAEoDRIUCgxhZGRyZXNzZWRfYnkYAyADKAkSEwoLbWF4X2VudHJpZXMYBCABKA0qZAoGRm9ybWF0EhYKEkZPUk1BVF9VTlNQRUNJRklFRBAAEhYKEkZPUk1BVF9UT05fQUREUkVTUxABEhMKD0ZPUk1BVF9UT05fSEFTSBACEhUKEUZPUk1BVF9CT0NfQkFTRTY0EAM6OgoHdGxfdHlwZRIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi5jgMgASgJUgZ0bFR5cGU6aAoNbWVzc2FnZV9ydWxlcxIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi6jgMgASgLMiAudG9uZ2F0ZS5vcHRpb25zLnYxLk1lc3NhZ2VSdWxlc1IMbWVzc2FnZVJ1bGVzOjcKBXVuaW9uEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLuOAyABKAhSBXVuaW9uOlIKBGpzb24SHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLmOAyABKAsyHS50b25nYXRlLm9wdGlvbnMudjEuRmllbGRKc29uUgRqc29uOlUKBXJ1bGVzEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxi6jgMgASgLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkUnVsZXNSBXJ1bGVzOlUKBWNhY2hlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoCzIdLnRvbmdhdGUub3B0aW9ucy52MS5DYWNoZVJ1bGVSBWNhY2hlYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * How a field is named and shaped in toncenter JSON.
@@ -173,6 +173,52 @@ export const MessageRulesSchema: GenMessage<MessageRules> = /*@__PURE__*/
   messageDesc(file_tongate_options_v1_options, 3);
 
 /**
+ * How the gateway caches the answers of one RPC (toncenter CPP's per-handler
+ * LRU caches, v2-api.md §4.2). RPCs without this option are never cached, and
+ * errors never are. The key is the RPC and its decoded request message, so GET,
+ * POST and /jsonRPC calls of one request share an entry.
+ *
+ * @generated from message tongate.options.v1.CacheRule
+ */
+export type CacheRule = Message<"tongate.options.v1.CacheRule"> & {
+  /**
+   * TTL of an answer about the latest chain state, ms (0: not cached).
+   *
+   * @generated from field: uint32 latest_ttl_ms = 1;
+   */
+  latestTtlMs: number;
+
+  /**
+   * TTL of an answer pinned to a block or transaction by the request, ms.
+   *
+   * @generated from field: uint32 addressed_ttl_ms = 2;
+   */
+  addressedTtlMs: number;
+
+  /**
+   * Request fields that pin the answer: when any of them is set the request is
+   * addressed and addressed_ttl_ms applies.
+   *
+   * @generated from field: repeated string addressed_by = 3;
+   */
+  addressedBy: string[];
+
+  /**
+   * Most answers of this RPC kept at once (least recently used go first).
+   *
+   * @generated from field: uint32 max_entries = 4;
+   */
+  maxEntries: number;
+};
+
+/**
+ * Describes the message tongate.options.v1.CacheRule.
+ * Use `create(CacheRuleSchema)` to create a new message.
+ */
+export const CacheRuleSchema: GenMessage<CacheRule> = /*@__PURE__*/
+  messageDesc(file_tongate_options_v1_options, 4);
+
+/**
  * Formats of string inputs, checked and explained by the gateway.
  *
  * @generated from enum tongate.options.v1.Format
@@ -246,4 +292,10 @@ export const json: GenExtension<FieldOptions, FieldJson> = /*@__PURE__*/
  */
 export const rules: GenExtension<FieldOptions, FieldRules> = /*@__PURE__*/
   extDesc(file_tongate_options_v1_options, 4);
+
+/**
+ * @generated from extension: tongate.options.v1.CacheRule cache = 51001;
+ */
+export const cache: GenExtension<MethodOptions, CacheRule> = /*@__PURE__*/
+  extDesc(file_tongate_options_v1_options, 5);
 
