@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DescMethodUnary, DescService, JsonValue, Message } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import { httpStatusOf, type Logger } from "@tongate/runtime";
+import { AnswerCache, type AnswerCacheOptions } from "./cache.js";
 import { InputError, parseBody, parseQuery } from "./codec/parse.js";
 import { renderResult } from "./codec/render.js";
 import { errorBody, newExtra, successBody, type RpcEcho } from "./envelope.js";
@@ -29,6 +30,8 @@ export interface GatewayOptions {
   callTimeoutMs?: number;
   /** Most calls in one JSON-RPC batch. */
   maxBatch?: number;
+  /** The answer cache (RPCs with the cache option); off without it or with maxBytes 0. */
+  cache?: AnswerCacheOptions;
   /** Answers /healthz: true when every dependency is ready. */
   health?: () => Promise<{ ok: boolean; detail?: JsonValue }>;
 }
@@ -61,6 +64,7 @@ export class Gateway {
   private readonly maxUrl: number;
   private readonly timeoutMs: number;
   private readonly maxBatch: number;
+  private readonly cache: AnswerCache | undefined;
 
   constructor(private readonly opts: GatewayOptions) {
     for (const u of opts.upstreams) this.transports.set(u.service, u.transport);
@@ -70,6 +74,11 @@ export class Gateway {
     this.maxUrl = opts.maxUrlLength ?? 8192;
     this.timeoutMs = opts.callTimeoutMs ?? 10_000;
     this.maxBatch = opts.maxBatch ?? 100;
+    if (opts.cache && opts.cache.maxBytes > 0) {
+      const cache = new AnswerCache(opts.upstreams.flatMap((u) => u.service.methods), opts.cache);
+      this.metrics.watchCache(() => cache.stats());
+      this.cache = cache;
+    }
   }
 
   /** The node:http request listener. */
@@ -157,19 +166,27 @@ export class Gateway {
         for (const k of EDGE_KEYS) delete body[k];
         input = parseBody(route.method.input, body, { rejectUnknown: route.flavour === "v3" });
       }
-      const result = await this.call(route, input);
-      return { status: 200, body: successBody(route.flavour, result, extra ?? newExtra()), route: route.path };
+      const { result, cached } = await this.call(route, input);
+      return { status: 200, body: successBody(route.flavour, result, cacheMark(extra ?? newExtra(), cached)), route: route.path };
     } catch (err) {
       const { status, message } = this.classify(err, route);
       return { status, body: errorBody(route.flavour, status, message, extra ?? newExtra()), route: route.path };
     }
   }
 
-  private async call(route: Route, input: Message): Promise<JsonValue> {
+  /** The rendered result of one call; `cached` when the answer cache held it (no service call then). */
+  private async call(route: Route, input: Message): Promise<{ result: JsonValue; cached: boolean }> {
+    const slot = this.cache?.lookup(route.method, input);
+    if (slot) {
+      this.metrics.cacheLookup(route.method.localName, slot.hit !== undefined);
+      if (slot.hit !== undefined) return { result: slot.hit, cached: true };
+    }
     const transport = this.transports.get(route.service)!;
     const method = route.method as DescMethodUnary;
     const res = await transport.unary(method, undefined, this.timeoutMs, undefined, input as never);
-    return renderResult(method.output, res.message);
+    const result = renderResult(method.output, res.message);
+    slot?.store(result);
+    return { result, cached: false };
   }
 
   private classify(err: unknown, route: Route | undefined): { status: number; message: string } {
@@ -232,14 +249,17 @@ export class Gateway {
     for (const k of EDGE_KEYS) delete params[k];
     try {
       const input = parseBody(route.method.input, params, { rejectUnknown: false });
-      const result = await this.call(route, input);
-      return { status: 200, body: successBody("v2", result, extra ?? newExtra(), echo), route: JSON_RPC_PATH };
+      const { result, cached } = await this.call(route, input);
+      return { status: 200, body: successBody("v2", result, cacheMark(extra ?? newExtra(), cached), echo), route: JSON_RPC_PATH };
     } catch (err) {
       const { status, message } = this.classify(err, route);
       return fail(status, message);
     }
   }
 }
+
+/** toncenter CPP marks an answer served from its cache by appending ":c" to @extra. */
+const cacheMark = (extra: string, cached: boolean) => (cached ? `${extra}:c` : extra);
 
 const CORS = {
   "access-control-allow-origin": "*",

@@ -1,5 +1,6 @@
-// Prometheus metrics of the HTTP edge: requests and latency per route and status.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+// Prometheus metrics of the HTTP edge: requests and latency per route and status, answer cache use.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { CacheStats } from "./cache.js";
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -17,6 +18,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  private readonly cacheLookups = new Counter({
+    name: "tongate_cache_lookups_total",
+    help: "Answer cache lookups of cacheable calls, by RPC and result (hit or miss)",
+    labelNames: ["rpc", "result"],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "tongate_" });
   }
@@ -25,5 +33,24 @@ export class GatewayMetrics {
     const s = String(status);
     this.requests.inc({ route, method, status: s });
     this.latency.observe({ route, status: s }, seconds);
+  }
+
+  cacheLookup(rpc: string, hit: boolean): void {
+    this.cacheLookups.inc({ rpc, result: hit ? "hit" : "miss" });
+  }
+
+  /** Exports the answer cache's size (read at scrape time). */
+  watchCache(stats: () => CacheStats): void {
+    const gauge = (name: string, help: string, read: (s: CacheStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read(stats()));
+        },
+      });
+    gauge("tongate_cache_entries", "Answers held by the answer cache", (s) => s.entries);
+    gauge("tongate_cache_bytes", "Approximate memory of the answer cache's entries, bytes", (s) => s.bytes);
   }
 }

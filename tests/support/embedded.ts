@@ -1,6 +1,6 @@
 // Starts tongate's gateway and services in this process, on an ephemeral port,
 // exactly as `tongate start` wires them (in-process Connect transport).
-import { Gateway, listenGateway, type HttpServer } from "@tongate/gateway";
+import { Gateway, listenGateway, type GatewayOptions, type HttpServer } from "@tongate/gateway";
 import { createLogger, inProcessTransport } from "@tongate/runtime";
 import { serviceModules } from "../../packages/cli/src/services.js";
 
@@ -10,15 +10,18 @@ export interface Embedded {
   close(): Promise<void>;
 }
 
-/** `options` are what the services get from the command line (e.g. globalConfig for lite-proxy). */
-export async function startEmbedded(options: Record<string, unknown> = {}): Promise<Embedded> {
+/**
+ * `options` are what the services get from the command line (e.g. globalConfig for lite-proxy);
+ * `gateway` adds gateway options (e.g. its answer cache, off by default here).
+ */
+export async function startEmbedded(options: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}): Promise<Embedded> {
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
   const running = await Promise.all(serviceModules.map(async (m) => ({ m, r: await m.start({ log, options }) })));
-  const gateway = new Gateway({ log, upstreams: running.map(({ m, r }) => ({ service: m.service, transport: inProcessTransport(m.service, r) })) });
-  const server: HttpServer = await listenGateway(gateway, { host: "127.0.0.1", port: 0 });
+  const gw = new Gateway({ ...gateway, log, upstreams: running.map(({ m, r }) => ({ service: m.service, transport: inProcessTransport(m.service, r) })) });
+  const server: HttpServer = await listenGateway(gw, { host: "127.0.0.1", port: 0 });
   return {
     url: `http://127.0.0.1:${server.address.port}`,
-    gateway,
+    gateway: gw,
     close: async () => {
       await server.close(1000);
       await Promise.all(running.map(({ r }) => r.close?.()));

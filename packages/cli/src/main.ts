@@ -25,6 +25,7 @@ const gatewayOptions: OptionSpec[] = [
   { name: "host", default: "0.0.0.0", description: "address the gateway listens on" },
   { name: "call-timeout-ms", default: "10000", description: "deadline of one service call" },
   { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
+  { name: "cache-max-bytes", default: String(64 << 20), description: "memory budget of the answer cache (TTLs per method in the contract); 0 turns it off" },
 ];
 
 /** `listen` names the liteserver addresses: `--listen` for `tongate localnet`, `--liteserver` in `start` (where the gateway also listens). */
@@ -156,12 +157,19 @@ async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: 
     log: log.child({ component: "gateway" }),
     callTimeoutMs: Number(o["call-timeout-ms"]),
     maxBodyBytes: Number(o["max-body-bytes"]),
+    cache: { maxBytes: nonNegative("cache-max-bytes", o["cache-max-bytes"]) },
   });
   const port = Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port ${o.port} is not a port number`);
   const server = await listenGateway(gateway, { host: o.host as string, port });
   log.info({ url: `http://${server.address.host}:${server.address.port}`, routes: gateway.routes.byPath.size }, "gateway listening");
   return () => server.close();
+}
+
+function nonNegative(name: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new ConfigError(`--${name} ${String(value)} is not a non-negative integer`);
+  return n;
 }
 
 async function closeAll(services: RunningService[]) {
