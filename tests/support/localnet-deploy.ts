@@ -1,0 +1,116 @@
+// Deploying contracts and sending internal messages on a Localnet from one of
+// its funded genesis wallets: the wallet signs an external message, the chain
+// takes it, and a sealed block holds the whole trace (internal messages within
+// workchain 0 are delivered in the same block).
+//
+//   const admin = new LocalnetSender(net, net.genesis.wallets[1]!);
+//   const minter = await admin.deploy({ code, data }, toNano("0.1"));
+//   await admin.send({ to: minter, value: toNano("0.2"), body: mintBody });
+//   const data = await runGetMethod(net, minter, "get_jetton_data");
+//
+// Do not send from the wallet net.faucet() uses (the first v4r2 one) while the
+// faucet runs: both would sign with the same seqno.
+import {
+  beginCell,
+  contractAddress,
+  external,
+  internal,
+  loadTransaction,
+  parseTuple,
+  SendMode,
+  serializeTuple,
+  storeMessage,
+  TupleReader,
+  type Address,
+  type Cell,
+  type StateInit,
+  type Transaction,
+  type TupleItem,
+} from "@ton/core";
+import { WalletContractV4, WalletContractV5R1 } from "@ton/ton";
+import { getMethodId, type GenesisWallet, type Localnet } from "@tongate/localnet";
+import { AccountHistory } from "../../services/localnet/src/chain/account-history.js";
+
+export interface InternalMessage {
+  to: Address;
+  /** nanotons */
+  value: bigint;
+  body?: Cell;
+  init?: StateInit;
+  /** Default true. */
+  bounce?: boolean;
+}
+
+/** A genesis wallet that sends internal messages, each batch in a block of its own. */
+export class LocalnetSender {
+  private readonly wallet: WalletContractV4 | WalletContractV5R1;
+
+  constructor(
+    private readonly net: Localnet,
+    private readonly genesis: GenesisWallet,
+  ) {
+    const publicKey = genesis.keyPair.publicKey;
+    this.wallet =
+      genesis.version === "v4r2"
+        ? WalletContractV4.create({ workchain: 0, publicKey })
+        : WalletContractV5R1.create({ workchain: 0, publicKey, walletId: { networkGlobalId: net.genesis.globalId } });
+  }
+
+  get address(): Address {
+    return this.wallet.address;
+  }
+
+  /**
+   * Sends the messages (at most 4: one wallet transfer), seals a block and returns the
+   * block's transactions. Throws when one of them failed (compute or action phase), naming
+   * the account and the exit code.
+   */
+  async send(...messages: InternalMessage[]): Promise<Transaction[]> {
+    const transfer = {
+      seqno: (await runGetMethod(this.net, this.address, "seqno")).readNumber(),
+      secretKey: this.genesis.keyPair.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: messages.map((m) => internal({ to: m.to, value: m.value, body: m.body, init: m.init, bounce: m.bounce ?? true })),
+    };
+    const body = this.wallet instanceof WalletContractV4 ? this.wallet.createTransfer(transfer) : this.wallet.createTransfer(transfer);
+    await this.net.chain.sendExternal(beginCell().store(storeMessage(external({ to: this.address, body }))).endCell().toBoc());
+    await this.net.chain.seal();
+    const records = [...this.net.chain.lastShard!.transactions, ...this.net.chain.lastMasterchain!.transactions];
+    const txs = records.map((r) => loadTransaction(r.cell.beginParse()));
+    const failed = txs.map(failure).filter((f) => f !== undefined);
+    if (failed.length > 0) throw new Error(`transactions failed: ${failed.join("; ")}`);
+    return txs;
+  }
+
+  /** Deploys `init` (basechain) with `value` nanotons and an optional first message body; returns its address. */
+  async deploy(init: StateInit, value: bigint, body?: Cell): Promise<Address> {
+    const to = contractAddress(0, init);
+    await this.send({ to, value, init, body: body ?? beginCell().endCell() });
+    return to;
+  }
+}
+
+function failure(tx: Transaction): string | undefined {
+  const d = tx.description;
+  if (d.type !== "generic") return undefined;
+  const who = `account ${tx.address.toString(16).padStart(64, "0")} lt ${tx.lt}`;
+  if (d.computePhase.type === "vm" && !d.computePhase.success) return `${who}: exit code ${d.computePhase.exitCode}`;
+  if (d.actionPhase && !d.actionPhase.success) return `${who}: action phase result code ${d.actionPhase.resultCode}`;
+  return undefined;
+}
+
+/**
+ * Runs a get-method on the latest state of `address` with the localnet's own emulator (not
+ * through a liteserver): what the contract holds, to compare an API's answers with. Throws on a
+ * non-zero exit code.
+ */
+export async function runGetMethod(net: Localnet, address: Address, method: string, args: TupleItem[] = []): Promise<TupleReader> {
+  const state = net.chain.history.latest(AccountHistory.key(address.workChain, address.hash));
+  if (!state) throw new Error(`${address.toString()} has no state on this localnet`);
+  const res = await net.chain.executor.runGetMethod(address, state, getMethodId(method), serializeTuple(args), {
+    now: net.chain.lastMasterchain!.genUtime,
+    randomSeed: Buffer.alloc(32),
+  });
+  if (res.exitCode !== 0 && res.exitCode !== 1) throw new Error(`${method} on ${address.toString()} exited with code ${res.exitCode}`);
+  return new TupleReader(res.stack ? parseTuple(res.stack) : []);
+}
