@@ -1,0 +1,119 @@
+// What running contract code locally needs, read from the liteserver the way tonlib reads it: the
+// account (proof-verified), the blockchain config of the block (proof-verified), the public
+// libraries the code refers to, and TON's emulator (@ton/sandbox's Executor, the C++ emulator in
+// WebAssembly), shared by get-methods and fee estimation.
+import { beginCell, Cell, CellType, Dictionary, loadAccount, type Account, type Address } from "@ton/core";
+import { Executor } from "@ton/sandbox";
+import { apiError } from "@tongate/runtime";
+import { ProofError, verifyAccountState, verifyConfig } from "@tongate/proof";
+import type { TlObject } from "@tongate/tl";
+import type { BlockIdExt } from "./chain.js";
+import type { PoolSession } from "./pool/index.js";
+
+let executor: Promise<Executor> | undefined;
+
+/** The emulator, created on first use (loading its WebAssembly takes a moment). */
+export function emulator(): Promise<Executor> {
+  executor ??= Executor.create();
+  return executor;
+}
+
+const tlBlock = (b: BlockIdExt) => ({ kind: "tonNode.blockIdExt", ...b });
+
+/** Runs a proof check; a failed proof is the liteserver's fault: 502. */
+function verified<T>(method: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
+    throw e;
+  }
+}
+
+export interface AccountAtBlock {
+  /** The masterchain block the state was read at. */
+  block: BlockIdExt;
+  /** Absent: the account does not exist (account_none). */
+  account: Account | null;
+  /** The ShardAccount cell (account + last transaction), as the emulator takes it. */
+  shardAccount: Cell;
+  lastTransLt: bigint;
+  lastTransHash: Buffer;
+  /** gen_utime of the shard state the account was read from. */
+  genUtime: number;
+}
+
+/** The account at a masterchain block, with its proofs checked. */
+export async function readAccount(s: PoolSession, method: string, address: Address, block: BlockIdExt): Promise<AccountAtBlock> {
+  const answer = await s.query({ kind: "liteServer.getAccountState", id: tlBlock(block), account: { kind: "liteServer.accountId", workchain: address.workChain, id: address.hash } });
+  const v = verified(method, () => verifyAccountState(answer, tlBlock(block), { workchain: address.workChain, id: address.hash }));
+  const lastTransLt = v.shardAccount?.lastTransLt ?? 0n;
+  const lastTransHash = v.shardAccount?.lastTransHash ?? Buffer.alloc(32);
+  const accountCell = v.account ?? beginCell().storeBit(0).endCell();
+  const slice = accountCell.beginParse();
+  const account = slice.loadBit() ? loadAccount(slice) : null;
+  const shardAccount = beginCell().storeRef(accountCell).storeBuffer(lastTransHash).storeUint(lastTransLt, 64).endCell();
+  return { block, account, shardAccount, lastTransLt, lastTransHash, genUtime: v.genUtime ?? 0 };
+}
+
+// Config per masterchain block (the newest few): every get-method and estimate at one block shares it.
+const configs = new Map<string, Promise<string>>();
+const CONFIGS_KEPT = 8;
+
+/** The blockchain config (ConfigParams) at a masterchain block, as the base64 BoC the emulator takes. */
+export function blockConfig(s: PoolSession, method: string, block: BlockIdExt): Promise<string> {
+  const key = block.root_hash.toString("hex");
+  let config = configs.get(key);
+  if (!config) {
+    config = (async () => {
+      const answer = await s.query({ kind: "liteServer.getConfigAll", mode: 0, id: tlBlock(block) });
+      const v = verified(method, () => verifyConfig(answer, tlBlock(block), { all: true }));
+      return beginCell().storeDictDirect(v.params).endCell().toBoc().toString("base64");
+    })();
+    configs.set(key, config);
+    config.catch(() => configs.delete(key));
+    if (configs.size > CONFIGS_KEPT) configs.delete(configs.keys().next().value!);
+  }
+  return config;
+}
+
+/** Hashes of the library cells in these cell trees (a library cell stands for the code cell with that hash). */
+export function libraryRefs(roots: (Cell | undefined | null)[]): Buffer[] {
+  const seen = new Set<string>();
+  const found = new Map<string, Buffer>();
+  const walk = (c: Cell) => {
+    const h = c.hash().toString("hex");
+    if (seen.has(h)) return;
+    seen.add(h);
+    if (c.type === CellType.Library) {
+      const hash = c.beginParse(true).skip(8).loadBuffer(32);
+      found.set(hash.toString("hex"), hash);
+    }
+    c.refs.forEach(walk);
+  };
+  roots.forEach((r) => r && walk(r));
+  return [...found.values()];
+}
+
+export type Libraries = Dictionary<Buffer, Cell>;
+
+export const emptyLibraries = (): Libraries => Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+
+/** Adds the public libraries with these hashes to `libs` (liteServer.getLibraries, 16 per query; each checked against its hash). */
+export async function fetchLibraries(s: PoolSession, method: string, hashes: Buffer[], libs: Libraries): Promise<void> {
+  const missing = hashes.filter((h) => !libs.has(h));
+  for (let i = 0; i < missing.length; i += 16) {
+    const answer = (await s.query({ kind: "liteServer.getLibraries", library_list: missing.slice(i, i + 16) })) as TlObject & { result: { hash: Buffer; data: Buffer }[] };
+    for (const e of answer.result) {
+      const cell = verified(method, () => {
+        const c = Cell.fromBoc(e.data)[0];
+        if (!c || !c.hash().equals(e.hash)) throw new ProofError(`library ${e.hash.toString("hex")}: its data does not hash to it`);
+        return c;
+      });
+      libs.set(e.hash, cell);
+    }
+  }
+}
+
+/** The libraries dictionary (HashmapE 256 ^Cell) the emulator takes; undefined when empty. */
+export const librariesCell = (libs: Libraries): Cell | undefined => (libs.size ? beginCell().storeDictDirect(libs).endCell() : undefined);

@@ -1,0 +1,29 @@
+// Request values shared by the send, get-method and wallet methods: addresses and BoCs, each
+// rejected with a 422 that names the parameter.
+import { Cell, Address } from "@ton/core";
+import { apiError } from "@tongate/runtime";
+import { parseAddress } from "@tongate/ton";
+import { withInput } from "./utils.js";
+
+export function addressParam(param: string, value: string): Address {
+  const a = withInput(param, value, () => parseAddress(value));
+  return new Address(a.workchain, a.hash);
+}
+
+/** The single root cell of a base64 BoC parameter; "" is allowed only when `optional`. */
+export function bocParam(param: string, value: string): Cell;
+export function bocParam(param: string, value: string | undefined, optional: true): Cell | undefined;
+export function bocParam(param: string, value: string | undefined, optional = false): Cell | undefined {
+  if (!value) {
+    if (optional) return undefined;
+    throw apiError(422, `${param}: must be a base64 BoC`);
+  }
+  let roots: Cell[];
+  try {
+    roots = Cell.fromBoc(Buffer.from(value, "base64"));
+  } catch (e) {
+    throw apiError(422, `${param}: not a valid bag of cells: ${(e as Error).message}`);
+  }
+  if (roots.length !== 1) throw apiError(422, `${param}: a BoC with one root cell is expected, it has ${roots.length}`);
+  return roots[0]!;
+}
