@@ -1,7 +1,7 @@
 // Starts tongate's gateway and services in this process, on an ephemeral port,
 // exactly as `tongate start` wires them (in-process Connect transport).
 import { Gateway, listenGateway, type GatewayOptions, type HttpServer } from "@tongate/gateway";
-import { createLogger, inProcessTransport } from "@tongate/runtime";
+import { createLogger, healthOf, inProcessTransport } from "@tongate/runtime";
 import { serviceModules } from "../../packages/cli/src/services.js";
 
 export interface Embedded {
@@ -17,7 +17,12 @@ export interface Embedded {
 export async function startEmbedded(options: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}): Promise<Embedded> {
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
   const running = await Promise.all(serviceModules.map(async (m) => ({ m, r: await m.start({ log, options }) })));
-  const gw = new Gateway({ ...gateway, log, upstreams: running.map(({ m, r }) => ({ service: m.service, transport: inProcessTransport(m.service, r) })) });
+  const gw = new Gateway({
+    health: healthOf(running.map(({ m, r }) => ({ name: m.name, running: r }))),
+    ...gateway,
+    log,
+    upstreams: running.map(({ m, r }) => ({ service: m.service, transport: inProcessTransport(m.service, r) })),
+  });
   const server: HttpServer = await listenGateway(gw, { host: "127.0.0.1", port: 0 });
   return {
     url: `http://127.0.0.1:${server.address.port}`,

@@ -3,6 +3,7 @@
 import {
   ConfigError,
   createLogger,
+  healthOf,
   inProcessTransport,
   parseListen,
   parseOptions,
@@ -13,7 +14,7 @@ import {
   type OptionSpec,
   type RunningService,
 } from "@tongate/runtime";
-import { Gateway, listenGateway, type Upstream } from "@tongate/gateway";
+import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
 import { writeFile } from "node:fs/promises";
 import { buildShardState, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
 import { installFastSha256 } from "@tongate/ton";
@@ -80,9 +81,9 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         stopLocalnet = started.stop;
         o = { ...o, globalConfig: started.globalConfig };
       }
-      const running = await Promise.all(serviceModules.map(async (m) => ({ module: m, running: await m.start({ log: log.child({ service: m.name }), options: o }) })));
+      const running = await Promise.all(serviceModules.map(async (m) => ({ name: m.name, module: m, running: await m.start({ log: log.child({ service: m.name }), options: o }) })));
       const upstreams = running.map((r) => ({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) }));
-      const stopGateway = await startGateway(o, log, upstreams);
+      const stopGateway = await startGateway(o, log, upstreams, healthOf(running));
       return async () => {
         await stopGateway();
         await closeAll(running.map((r) => r.running));
@@ -129,7 +130,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         if (i < 1) throw new ConfigError(`--upstream "${u}" is not NAME=URL`);
         remote.set(findService(u.slice(0, i)).name, u.slice(i + 1));
       }
-      const local: RunningService[] = [];
+      const local: { name: string; running: RunningService }[] = [];
       const upstreams: Upstream[] = [];
       for (const m of serviceModules) {
         const url = remote.get(m.name);
@@ -138,22 +139,23 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
           log.info({ service: m.name, url }, "upstream");
         } else {
           const running = await m.start({ log: log.child({ service: m.name }), options: o });
-          local.push(running);
+          local.push({ name: m.name, running });
           upstreams.push({ service: m.service, transport: inProcessTransport(m.service, running) });
         }
       }
-      const stopGateway = await startGateway(o, log, upstreams);
+      const stopGateway = await startGateway(o, log, upstreams, healthOf(local));
       return async () => {
         await stopGateway();
-        await closeAll(local);
+        await closeAll(local.map((l) => l.running));
       };
     },
   },
 };
 
-async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[]): Promise<() => Promise<void>> {
+async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], health: GatewayOptions["health"]): Promise<() => Promise<void>> {
   const gateway = new Gateway({
     upstreams,
+    health,
     log: log.child({ component: "gateway" }),
     callTimeoutMs: Number(o["call-timeout-ms"]),
     maxBodyBytes: Number(o["max-body-bytes"]),

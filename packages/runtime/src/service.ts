@@ -1,6 +1,6 @@
 // A service module: one proto service and the factory of its implementation.
 // The host decides whether it runs in the gateway's process or its own.
-import type { DescService } from "@bufbuild/protobuf";
+import type { DescService, JsonValue } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "./log.js";
 
@@ -9,8 +9,17 @@ export interface ServiceContext {
   options: Record<string, unknown>;
 }
 
+export interface ServiceHealth {
+  /** The service can answer (e.g. lite-proxy: a liteserver is alive). */
+  ok: boolean;
+  /** What /healthz shows about it. */
+  detail?: JsonValue;
+}
+
 export interface RunningService<S extends DescService = DescService> {
   impl: Partial<ServiceImpl<S>>;
+  /** Readiness and state, for /healthz when the service runs in the gateway's process. */
+  health?(): ServiceHealth;
   /** Releases connections and timers; called on shutdown. */
   close?(): Promise<void>;
 }
@@ -20,6 +29,21 @@ export interface ServiceModule<S extends DescService = DescService> {
   name: string;
   service: S;
   start(ctx: ServiceContext): Promise<RunningService<S>> | RunningService<S>;
+}
+
+/** /healthz of services in this process: ok when every one is, with each one's detail by name. */
+export function healthOf(services: { name: string; running: RunningService }[]): () => Promise<{ ok: boolean; detail: JsonValue }> {
+  return () => {
+    const detail: Record<string, JsonValue> = {};
+    let ok = true;
+    for (const s of services) {
+      const h = s.running.health?.();
+      if (!h) continue;
+      ok &&= h.ok;
+      if (h.detail !== undefined) detail[s.name] = h.detail;
+    }
+    return Promise.resolve({ ok, detail });
+  };
 }
 
 export function defineService<S extends DescService>(m: ServiceModule<S>): ServiceModule<S> {

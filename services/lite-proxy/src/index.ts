@@ -3,6 +3,7 @@
 // config: the localnet's in `tongate start`, or --global-config FILE). Methods
 // not implemented yet answer 501 (Unimplemented).
 import { readFileSync } from "node:fs";
+import type { JsonValue } from "@bufbuild/protobuf";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { ConfigError, defineService } from "@tongate/runtime";
 import { chainMethods } from "./accounts.js";
@@ -37,8 +38,15 @@ export const liteProxyService = defineService({
     const config = globalConfigOf(ctx.options);
     const pool = config ? LiteserverPool.fromGlobalConfig(config) : undefined;
     const chain = new ChainReader(pool);
-    if (pool) ctx.log.info({ liteservers: pool.status().liteservers.length }, "liteserver pool started");
+    if (pool) {
+      ctx.log.info({ liteservers: pool.status().liteservers.map((l) => l.address) }, "liteserver pool started");
+      pool.on("alive", (s) => ctx.log.info({ liteserver: s.address, seqno: s.lastSeqno, archival: s.archival }, "liteserver alive"));
+      pool.on("dead", (s) => ctx.log.warn({ liteserver: s.address, reason: s.error }, "liteserver not alive"));
+      pool.on("retry", (r) => ctx.log.debug(r, "liteserver query retried"));
+    }
     return {
+      // /healthz: the pool's state (toncenter PY's getWorkerState); ready while a liteserver is alive.
+      health: () => (pool ? { ok: pool.status().alive > 0, detail: { pool: pool.status() as unknown as JsonValue, line: pool.statusLine() } } : { ok: true }),
       impl: {
         ...utils,
         ...chainMethods(chain),

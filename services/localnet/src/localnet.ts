@@ -13,7 +13,7 @@ import type { ShardStateBuilder } from "./chain/state.js";
 import { TransactionExecutor } from "./executor.js";
 import { createGenesis, type Genesis, type GenesisOptions } from "./genesis.js";
 import { deriveBytes } from "./keys.js";
-import { createLiteDispatcher } from "./liteserver/dispatch.js";
+import { createLiteDispatcher, type LiteHandler, type TlObject } from "./liteserver/dispatch.js";
 import { createHandlers, type ProofMaker } from "./liteserver/handlers.js";
 
 export interface LocalnetOptions extends GenesisOptions {
@@ -38,12 +38,16 @@ export interface LiteserverEndpoint {
 
 export class Localnet {
   private timer: NodeJS.Timeout | undefined;
+  private readonly servers: (AdnlServer | null)[] = [];
+  readonly liteservers: LiteserverEndpoint[] = [];
+  /** Test knob: the getMasterchainInfo answer a lagging liteserver repeats, by endpoint. */
+  private readonly frozenHeads = new Map<number, TlObject>();
 
   private constructor(
     readonly genesis: Genesis,
     readonly chain: Chain,
-    private readonly servers: AdnlServer[],
-    readonly liteservers: LiteserverEndpoint[],
+    private readonly handlers: Record<string, LiteHandler>,
+    private readonly seed: string,
     private readonly timeShift: { seconds: number },
   ) {}
 
@@ -71,21 +75,47 @@ export class Localnet {
     }
     data?.replayed();
     if (!chain.lastMasterchain) await chain.seal();
-    const handler = createLiteDispatcher({
-      handlers: createHandlers(chain, o.proofs, clock),
-      waitMasterchainSeqno: (seqno, timeoutMs) => chain.waitMasterchainSeqno(seqno, timeoutMs),
-    });
-    const servers: AdnlServer[] = [];
-    const endpoints: LiteserverEndpoint[] = [];
-    for (const [i, l] of o.listen.entries()) {
-      const server = new AdnlServer({ seed: deriveBytes(o.seed, `liteserver/${i}`), handler });
-      const addr = await server.listen(l.port, l.host);
-      servers.push(server);
-      endpoints.push({ host: l.host, port: addr.port, publicKey: server.publicKey });
-    }
-    const net = new Localnet(genesis, chain, servers, endpoints, timeShift);
+    const net = new Localnet(genesis, chain, createHandlers(chain, o.proofs, clock), o.seed, timeShift);
+    for (const [i, l] of o.listen.entries()) net.liteservers.push(await net.serve(i, l.host, l.port));
     if (o.blockIntervalMs) net.timer = setInterval(() => void chain.seal(), o.blockIntervalMs);
     return net;
+  }
+
+  /** Liteserver `i` (its key derives from the seed and i) listening on host:port. */
+  private async serve(i: number, host: string, port: number): Promise<LiteserverEndpoint> {
+    const head = "liteServer.getMasterchainInfo";
+    const handler = createLiteDispatcher({
+      handlers: { ...this.handlers, [head]: (q) => this.frozenHeads.get(i) ?? this.handlers[head]!(q) },
+      waitMasterchainSeqno: (seqno, timeoutMs) => this.chain.waitMasterchainSeqno(seqno, timeoutMs),
+    });
+    const server = new AdnlServer({ seed: deriveBytes(this.seed, `liteserver/${i}`), handler });
+    const addr = await server.listen(port, host);
+    this.servers[i] = server;
+    return { host, port: addr.port, publicKey: server.publicKey };
+  }
+
+  /** Stops liteserver `i` (its port refuses connections; open ones are dropped) until startLiteserver(i). */
+  async stopLiteserver(i: number): Promise<void> {
+    const server = this.servers[i];
+    this.servers[i] = null;
+    await server?.close({ graceMs: 0 });
+  }
+
+  /** Starts liteserver `i` again on its port, with its key. */
+  async startLiteserver(i: number): Promise<void> {
+    const l = this.liteservers[i];
+    if (!l) throw new RangeError(`no liteserver ${i}`);
+    if (!this.servers[i]) await this.serve(i, l.host, l.port);
+  }
+
+  /**
+   * Test knob, a lagging liteserver: liteserver `i` answers liteServer.getMasterchainInfo with the
+   * current head from now on while the chain goes on (other queries still see the whole chain);
+   * `frozen = false` lets it catch up.
+   */
+  async freezeHead(i: number, frozen = true): Promise<void> {
+    if (!frozen) this.frozenHeads.delete(i);
+    else this.frozenHeads.set(i, await this.handlers["liteServer.getMasterchainInfo"]!({ kind: "liteServer.getMasterchainInfo" }));
   }
 
   /** A TON global config whose liteservers are this localnet's. */
@@ -148,7 +178,7 @@ export class Localnet {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all(this.servers.map((s) => s.close({ graceMs: 1000 })));
+    await Promise.all(this.servers.map((s) => s?.close({ graceMs: 1000 })));
     await this.chain.executor.close();
   }
 }
