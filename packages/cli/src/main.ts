@@ -68,15 +68,20 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<{
   };
 }
 
-const chainOption: OptionSpec = { name: "global-config", description: "TON global config (JSON file) of the liteservers lite-proxy reads the chain from; `start` runs a localnet when absent" };
+const chainOption: OptionSpec = { name: "global-config", description: "TON global config (JSON file) of the liteservers lite-proxy reads the chain from; overrides --network" };
+const networkOption = (fallback?: string): OptionSpec => ({
+  name: "network",
+  default: fallback,
+  description: "the chain lite-proxy reads: a network whose global config is bundled in services/lite-proxy/global-config (mainnet)" + (fallback === "localnet" ? ", or localnet (run in this process)" : ""),
+});
 
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, chainOption, ...localnetOptions("liteserver"), ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
-      if (!o["global-config"]) {
+      if (!o["global-config"] && o.network === "localnet") {
         const started = await startLocalnet(o, log.child({ service: "localnet" }));
         stopLocalnet = started.stop;
         o = { ...o, globalConfig: started.globalConfig };
@@ -101,6 +106,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
     options: [
       { name: "service", repeated: true, description: `service to run (${serviceModules.map((s) => s.name).join(", ")})` },
       { name: "listen", default: "127.0.0.1:9090", description: "HOST:PORT of the gRPC server" },
+      networkOption(),
       chainOption,
       ...common,
     ],
@@ -122,7 +128,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, chainOption, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...common],
     async run(o, log) {
       const remote = new Map<string, string>();
       for (const u of (o.upstream as string[] | undefined) ?? []) {
