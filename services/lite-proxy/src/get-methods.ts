@@ -8,9 +8,8 @@ import {
   type RunGetMethodRequest,
   type RunGetMethodStdRequest,
 } from "@tongate/proto/gen/tongate/v2/run_get_method_pb.js";
-import { InternalTransactionIdSchema, TonBlockIdExtSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import type { ChainReader } from "./chain.js";
-import { addressParam } from "./inputs.js";
+import { addressParam, tonBlockId, transactionId } from "./values.js";
 import { runSmcMethod } from "./smc.js";
 import { legacyEntry, legacyJson, typedEntry, typedEntryJson, typedProto, type Json } from "./tvm-stack.js";
 
@@ -24,8 +23,8 @@ export function getMethodsMethods(chain: ChainReader) {
         gasUsed: Number(r.gasUsed),
         stack: r.stack.map((item) => fromJson(ListValueSchema, legacyJson(item) as JsonValue)),
         exitCode: r.exitCode,
-        blockId: create(TonBlockIdExtSchema, { workchain: r.block.workchain, shard: r.block.shard, seqno: r.block.seqno, rootHash: r.block.root_hash, fileHash: r.block.file_hash }),
-        lastTransactionId: create(InternalTransactionIdSchema, r.lastTransactionId),
+        blockId: tonBlockId(r.block),
+        lastTransactionId: transactionId(r.lastTransactionId.lt, r.lastTransactionId.hash),
       });
     },
     async runGetMethodStd(req: RunGetMethodStdRequest) {

@@ -1,9 +1,17 @@
-// Request values shared by the send, get-method and wallet methods: addresses and BoCs, each
-// rejected with a 422 that names the parameter.
+// Values shared by the send, get-method and wallet methods: addresses and BoCs in requests (a
+// malformed one is a 422 that names the parameter), block and transaction ids in responses.
+import { create } from "@bufbuild/protobuf";
 import { Cell, Address } from "@ton/core";
 import { apiError } from "@tongate/runtime";
 import { parseAddress } from "@tongate/ton";
+import { InternalTransactionIdSchema, TonBlockIdExtSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
+import type { BlockIdExt } from "./chain.js";
 import { withInput } from "./utils.js";
+
+export const tonBlockId = (b: BlockIdExt) =>
+  create(TonBlockIdExtSchema, { workchain: b.workchain, shard: b.shard, seqno: b.seqno, rootHash: b.root_hash, fileHash: b.file_hash });
+
+export const transactionId = (lt: bigint, hash: Buffer) => create(InternalTransactionIdSchema, { lt, hash });
 
 export function addressParam(param: string, value: string): Address {
   const a = withInput(param, value, () => parseAddress(value));
