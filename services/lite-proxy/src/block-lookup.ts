@@ -1,12 +1,9 @@
-// Blocks as the v2 block and transaction methods find them: block ids between lite_api (TL) and the
-// API (proto), lookupBlock by seqno / lt / utime with the header proof checked, and a block id completed
+// Blocks as the v2 block and transaction methods find them: lookupBlock by seqno / lt / utime with the header proof checked, and a block id completed
 // from (workchain, shard, seqno) when the client leaves its hashes out. Also the two error rules these
 // methods share: a failed proof check is the liteserver's fault (502), "not in db" is a 404 naming what
 // was missing.
-import { create } from "@bufbuild/protobuf";
 import { shardIntersects, type BlockInfo } from "@tongate/block";
 import { ProofError, verifyBlockHeader, type LiteServerBlockHeader, type TonNodeBlockIdExt } from "@tongate/proof";
-import { TonBlockIdExtSchema, type TonBlockIdExt } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import { apiError } from "@tongate/runtime";
 import { parseHash } from "@tongate/ton";
 import type { TlObject } from "@tongate/tl";
@@ -15,9 +12,6 @@ import { LiteServerError, type PoolSession } from "./pool/index.js";
 import { withInput } from "./utils.js";
 
 export type BlockId = TonNodeBlockIdExt;
-
-export const toTonBlockId = (b: BlockId): TonBlockIdExt =>
-  create(TonBlockIdExtSchema, { workchain: b.workchain, shard: b.shard, seqno: b.seqno, rootHash: b.root_hash, fileHash: b.file_hash });
 
 /** A block id as a lite_api tonNode.blockIdExt. */
 export const tlBlockId = (b: BlockId): TlObject => ({ kind: "tonNode.blockIdExt", workchain: b.workchain, shard: b.shard, seqno: b.seqno, root_hash: b.root_hash, file_hash: b.file_hash });

@@ -36,7 +36,6 @@ import {
   masterchainBlock,
   orNotFound,
   tlBlockId,
-  toTonBlockId,
   verified,
   type BlockHeader,
   type BlockId,
@@ -44,6 +43,7 @@ import {
 } from "./block-lookup.js";
 import { MASTERCHAIN_SHARD, type ChainReader } from "./chain.js";
 import type { PoolSession } from "./pool/index.js";
+import { tonBlockId } from "./values.js";
 
 /** The zero state of the masterchain as a block id (seqno 0): the block before masterchain block 1. */
 async function zeroState(s: PoolSession): Promise<BlockId> {
@@ -89,7 +89,7 @@ export function blocksMethods(chain: ChainReader) {
         if (last?.kind !== "liteServer.blockLinkForward") throw apiError(502, `${method}: the liteserver's proof of masterchain block ${req.seqno} carries no signatures`);
         const signatures = (last as LiteServerBlockLinkForward).signatures.signatures;
         return create(GetMasterchainBlockSignaturesResponseSchema, {
-          id: toTonBlockId(target),
+          id: tonBlockId(target),
           signatures: signatures.map((x) => create(BlockSignatureSchema, { nodeIdShort: x.node_id_short, signature: x.signature })),
         });
       });
@@ -116,14 +116,14 @@ export function blocksMethods(chain: ChainReader) {
         const back = sameBlockId(from, mc) ? [] : (await blockProof(s, method, from, mc)).steps;
         if (back.some((l) => l.kind !== "liteServer.blockLinkBack")) throw apiError(502, `${method}: the liteserver's proof back to masterchain block ${mc.seqno} has a forward link`);
         return create(GetShardBlockProofResponseSchema, {
-          from: toTonBlockId(from),
-          mcId: toTonBlockId(mc),
-          links: answer.links.map((l) => create(ShardBlockLinkSchema, { id: toTonBlockId(l.id), proof: l.proof })),
+          from: tonBlockId(from),
+          mcId: tonBlockId(mc),
+          links: answer.links.map((l) => create(ShardBlockLinkSchema, { id: tonBlockId(l.id), proof: l.proof })),
           mcProof: (back as LiteServerBlockLinkBack[]).map((l) =>
             create(BlockLinkBackSchema, {
               toKeyBlock: l.to_key_block,
-              from: toTonBlockId(l.from),
-              to: toTonBlockId(l.to),
+              from: tonBlockId(l.from),
+              to: tonBlockId(l.to),
               destProof: l.dest_proof,
               proof: l.proof,
               stateProof: l.state_proof,
@@ -150,7 +150,7 @@ export function blocksMethods(chain: ChainReader) {
         const mc = await masterchainBlock(s, method, req.seqno);
         const answer = await s.query({ kind: "liteServer.getAllShardsInfo", id: tlBlockId(mc) });
         const v = verified(method, () => verifyAllShardsInfo(answer, mc));
-        return create(GetShardsResponseSchema, { shards: v.shards.map((x) => toTonBlockId(x.blockId)) });
+        return create(GetShardsResponseSchema, { shards: v.shards.map((x) => tonBlockId(x.blockId)) });
       });
     },
 
@@ -160,7 +160,7 @@ export function blocksMethods(chain: ChainReader) {
         const h = await blockHeader(s, method, req);
         const i = h.info;
         return create(GetBlockHeaderResponseSchema, {
-          id: toTonBlockId(h.id),
+          id: tonBlockId(h.id),
           globalId: h.globalId,
           version: i.version,
           afterMerge: i.afterMerge,
@@ -177,7 +177,7 @@ export function blocksMethods(chain: ChainReader) {
           startLt: i.startLt,
           endLt: i.endLt,
           genUtime: i.genUtime,
-          prevBlocks: prevBlocks(h).map(toTonBlockId),
+          prevBlocks: prevBlocks(h).map(tonBlockId),
         });
       });
     },
@@ -191,7 +191,7 @@ export function blocksMethods(chain: ChainReader) {
           ext_msg_queue_size_limit: number;
         };
         return create(GetOutMsgQueueSizeResponseSchema, {
-          shards: answer.shards.map((x) => create(OutMsgQueueSizeSchema, { id: toTonBlockId(x.id), size: x.size })),
+          shards: answer.shards.map((x) => create(OutMsgQueueSizeSchema, { id: tonBlockId(x.id), size: x.size })),
           extMsgQueueSizeLimit: answer.ext_msg_queue_size_limit,
         });
       });
