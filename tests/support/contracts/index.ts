@@ -45,9 +45,14 @@ export function nftCollectionData(o: { owner: Address; nextItemIndex: bigint; co
   return beginCell().storeAddress(o.owner).storeUint(o.nextItemIndex, 64).storeRef(contents).storeRef(o.itemCode).endCell();
 }
 
-/** An item's data before its collection initializes it. */
-export function nftItemData(o: { index: bigint; collection: Address }): Cell {
-  return beginCell().storeUint(o.index, 64).storeAddress(o.collection).endCell();
+/**
+ * An item's data: index and collection (null: a standalone item) before initialization; with an
+ * owner and its content (a TEP-64 cell, or for items of a collection the collection's own part) after.
+ */
+export function nftItemData(o: { index: bigint; collection: Address | null; owner?: Address; content?: Cell }): Cell {
+  const b = beginCell().storeUint(o.index, 64).storeAddress(o.collection);
+  if (o.owner && o.content) b.storeAddress(o.owner).storeRef(o.content);
+  return b.endCell();
 }
 
 // ---- messages -------------------------------------------------------------

@@ -1,0 +1,93 @@
+// TEP-64 token metadata as getTokenData reports it: on-chain content (prefix
+// 0x00: a dictionary keyed by the sha256 of attribute names, each value snake
+// or chunked data) or off-chain content (prefix 0x01: a URI, which is returned,
+// not fetched).
+import { createHash } from "node:crypto";
+import { Dictionary, type Cell, type Slice } from "@ton/core";
+import { apiError } from "@tongate/runtime";
+
+export type TokenContentJson = { type: "onchain"; data: Record<string, string> } | { type: "offchain"; data: string };
+
+/** The attribute names toncenter recognizes; others are reported under their hex key. */
+const ATTRIBUTES = ["uri", "name", "description", "image", "image_data", "symbol", "decimals", "amount_style", "render_type"];
+const byKey = new Map(ATTRIBUTES.map((name) => [createHash("sha256").update(name).digest("hex"), name]));
+
+const SNAKE = 0x00;
+const CHUNKED = 0x01;
+const ONCHAIN = 0x00;
+const OFFCHAIN = 0x01;
+
+/** A contract answered token data that does not fit the standards: toncenter's 500. */
+export const unpackError = (what: string) => apiError(500, `Failed to unpack token data: ${what}`);
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function utf8OrNull(bytes: Buffer): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Whole bytes of a slice's data bits, then those of its first ref, and so on (snake data). */
+function snakeBytes(s: Slice): Buffer {
+  const parts: Buffer[] = [];
+  for (let cur: Slice | null = s; cur; cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : null) {
+    parts.push(cur.loadBuffer(Math.floor(cur.remainingBits / 8)));
+  }
+  return Buffer.concat(parts);
+}
+
+/** ContentData: snake#00 or chunks#01 (HashmapE 32 of ^SnakeData, in key order). Null for another prefix. */
+function contentDataBytes(cell: Cell): Buffer | null {
+  const s = cell.beginParse();
+  if (s.remainingBits < 8) return null;
+  const prefix = s.loadUint(8);
+  if (prefix === SNAKE) return snakeBytes(s);
+  if (prefix !== CHUNKED) return null;
+  const chunks = s.loadDict(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
+  return Buffer.concat(
+    chunks
+      .keys()
+      .sort((a, b) => a - b)
+      .map((k) => snakeBytes(chunks.get(k)!.beginParse())),
+  );
+}
+
+/**
+ * Parses TEP-64 content. As toncenter: image_data is base64 of its bytes, other attributes must be
+ * UTF-8 text (one that is not, or whose value is neither snake nor chunked, is left out).
+ */
+export function parseTokenContent(cell: Cell, what: string): TokenContentJson {
+  const s = cell.beginParse();
+  if (s.remainingBits < 8) throw unpackError(`${what}: an empty cell is not TEP-64 content`);
+  const prefix = s.loadUint(8);
+  if (prefix === OFFCHAIN) {
+    const uri = utf8OrNull(snakeBytes(s));
+    if (uri === null) throw apiError(500, `Invalid uri: ${what}: the off-chain URI is not UTF-8`);
+    return { type: "offchain", data: uri };
+  }
+  if (prefix !== ONCHAIN) throw unpackError(`${what}: content prefix 0x${prefix.toString(16).padStart(2, "0")} is neither 0x00 (on-chain) nor 0x01 (off-chain)`);
+  let dict;
+  try {
+    dict = s.loadDict(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+  } catch (e) {
+    throw unpackError(`${what}: the on-chain attribute dictionary is malformed: ${(e as Error).message}`);
+  }
+  const data: Record<string, string> = {};
+  for (const [key, value] of dict) {
+    const hex = key.toString("hex");
+    const name = byKey.get(hex) ?? hex;
+    let bytes: Buffer | null;
+    try {
+      bytes = contentDataBytes(value);
+    } catch {
+      bytes = null; // a value that is not well-formed ContentData
+    }
+    if (bytes === null) continue;
+    const text = name === "image_data" ? bytes.toString("base64") : utf8OrNull(bytes);
+    if (text !== null) data[name] = text;
+  }
+  return { type: "onchain", data };
+}
