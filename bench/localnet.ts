@@ -39,7 +39,12 @@ let bareTx = 0;
 const rounds = Math.max(1, Math.ceil(transfers / WALLETS));
 // Signed messages are made up front: signing is the client's work, not the chain's.
 const batches = Array.from({ length: rounds }, (_, r) => transferMessages(genesis, r));
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
 let t0 = performance.now();
+let cpu0 = process.cpuUsage();
 for (const batch of batches) {
   for (const msg of batch) {
     const info = loadMessage(msg.beginParse()).info;
@@ -60,12 +65,14 @@ for (const batch of batches) {
   }
 }
 const bareSeconds = (performance.now() - t0) / 1000;
+const bareCpuMs = cpuMs(cpu0);
 
 // 1b. The same transfers through localnet: sendMessage checks each, seal executes and builds blocks.
 const net = await Localnet.start({ seed: "bench", wallets: WALLETS, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, now: genesis.now });
 const shardBefore = net.chain.shardchain.length;
 const phases: { checkMs: number; sealMs: number }[] = [];
 t0 = performance.now();
+cpu0 = process.cpuUsage();
 for (const batch of batches) {
   // Clients send concurrently; localnet checks them on worker emulators.
   const s0 = performance.now();
@@ -76,6 +83,7 @@ for (const batch of batches) {
 }
 await net.chain.seal(); // deliver anything left
 const sealSeconds = (performance.now() - t0) / 1000;
+const sealCpuMs = cpuMs(cpu0);
 const sealedTx = net.chain.shardchain.slice(shardBefore).reduce((n, b) => n + b.transactions.length, 0);
 
 // 2. Liteserver under 32 concurrent queries.
@@ -121,8 +129,8 @@ console.log(
       date: new Date().toISOString(),
       wallets: WALLETS,
       transfers: rounds * WALLETS,
-      bare: { transactions: bareTx, seconds: Number(bareSeconds.toFixed(2)), txPerSecond: Math.round(bareRate) },
-      sealed: { transactions: sealedTx, seconds: Number(sealSeconds.toFixed(2)), txPerSecond: Math.round(sealedRate), blocks: net.chain.shardchain.length - shardBefore, phases },
+      bare: { transactions: bareTx, seconds: Number(bareSeconds.toFixed(2)), txPerSecond: Math.round(bareRate), cpuMsPerTx: Number((bareCpuMs / bareTx).toFixed(2)) },
+      sealed: { transactions: sealedTx, seconds: Number(sealSeconds.toFixed(2)), txPerSecond: Math.round(sealedRate), cpuMsPerTx: Number((sealCpuMs / sealedTx).toFixed(2)), blocks: net.chain.shardchain.length - shardBefore, phases },
       ratio: Number((sealedRate / bareRate).toFixed(3)),
       liteserver: lite,
       targets: { sealedTxPerSecond: ">= 200", ratio: ">= 0.5", getMasterchainInfoPerSecond: ">= 5000" },

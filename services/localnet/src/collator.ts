@@ -7,6 +7,8 @@
 import { createHash } from "node:crypto";
 import { Address, beginCell, Cell, Dictionary, loadMessage, storeMessage, type Message } from "@ton/core";
 import type { PrevBlocksInfo } from "@ton/sandbox";
+import { bocBase64 } from "./boc-cache.js";
+import type { Emulation } from "./emulate.mjs";
 import type { ExecutedTransaction, TransactionExecutor } from "./executor.js";
 
 export interface QueuedMessage {
@@ -20,6 +22,8 @@ export interface QueuedMessage {
    * signature checks with the same outcome.
    */
   checkedOnState?: string;
+  /** How many messages the transaction sent in that check (plans lts ahead, see collate). */
+  expectedOutMessages?: number;
 }
 
 export interface CollatedTransaction extends ExecutedTransaction {
@@ -53,8 +57,6 @@ export interface CollateOptions {
   now: number;
   startLt: bigint;
   blockRandSeed: Buffer;
-  /** Stop after this many transactions; the remaining messages stay queued. */
-  maxTransactions?: number;
   /** Previous-blocks info for the transactions' c7. */
   prevBlocksInfo?: PrevBlocksInfo;
 }
@@ -87,50 +89,124 @@ export function queuedFromMessage(message: Message): QueuedMessage {
   return queued(beginCell().store(storeMessage(message)).endCell());
 }
 
+/**
+ * Collates the queue. Messages run in waves: first the queue in created_lt order (external
+ * messages first), then the internal messages those transactions sent, and so on — the order
+ * in which one-at-a-time lt-ordered processing takes them, since a new message's created_lt
+ * exceeds every queued one's. Each transaction's lt is max(cursor, created_lt + 1, the
+ * account's last end lt), and the cursor moves past each transaction and its outbound messages.
+ *
+ * Within a wave, the lts are planned from predicted outbound message counts (an external
+ * message's check counted them; an internal message is predicted to send none), so that the
+ * transactions of different accounts can run at once on worker emulators; an account's own
+ * messages run one after the other on its latest state. The results are then taken in order,
+ * and at the first misprediction the rest of the wave is planned again from the actual lts:
+ * the block is the same as a one-at-a-time collation's.
+ */
 export async function collate(executor: TransactionExecutor, accounts: AccountStore, queue: QueuedMessage[], o: CollateOptions): Promise<Collation> {
-  const pending = [...queue].sort((a, b) => (a.createdLt < b.createdLt ? -1 : a.createdLt > b.createdLt ? 1 : 0));
   const out: Collation = { transactions: [], outbound: [], rejected: [], externalOut: [], endLt: o.startLt };
   const lastEnd = new Map<string, bigint>();
   let cursor = o.startLt;
-  const max = o.maxTransactions ?? Infinity;
-  while (pending.length > 0) {
-    const msg = pending.shift()!;
-    const info = msg.message.info;
-    if (info.type === "external-out") continue;
-    const dest = info.dest;
-    if (!o.inShard(dest) || out.transactions.length >= max) {
-      out.outbound.push(msg);
-      continue;
+  let wave = [...queue].sort((a, b) => (a.createdLt < b.createdLt ? -1 : a.createdLt > b.createdLt ? 1 : 0));
+  while (wave.length > 0) {
+    const todo: QueuedMessage[] = [];
+    for (const msg of wave) {
+      if (msg.message.info.type === "external-out") continue;
+      if (o.inShard(msg.message.info.dest)) todo.push(msg);
+      else out.outbound.push(msg);
     }
+    const next: QueuedMessage[] = [];
+    for (let done = 0; done < todo.length; ) {
+      const runs = runWave(executor, accounts, todo.slice(done), { ...o, cursor, lastEnd });
+      for (const run of runs) {
+        done++;
+        const { msg, dest, id } = run;
+        const r = await run.emulation;
+        if (!r.success) {
+          out.rejected.push({ msg, reason: r.error, exitCode: r.exitCode });
+          if (run.predictedOut === undefined) continue;
+          break; // planned as a transaction: the lts after it are off
+        }
+        const executed = executor.materialize(r);
+        const tx = executed.transaction;
+        const endLt = tx.lt + BigInt(tx.outMessagesCount) + 1n;
+        accounts.set(dest.workChain, id, executed.shardAccountCell);
+        lastEnd.set(id, endLt);
+        cursor = endLt;
+        out.transactions.push(collated(executed, dest, msg, endLt));
+        for (const q of outMessageCells(executed.cell).map(queued)) {
+          if (q.message.info.type === "external-out") out.externalOut.push(q.message);
+          else next.push(q);
+        }
+        if (tx.lt !== run.lt || tx.outMessagesCount !== run.predictedOut) break;
+      }
+    }
+    wave = next;
+  }
+  out.endLt = cursor;
+  return out;
+}
+
+interface PlannedRun {
+  msg: QueuedMessage;
+  dest: Address;
+  id: string;
+  lt: bigint;
+  /** Outbound messages the plan assumed (undefined: assumed rejected). */
+  predictedOut: number | undefined;
+  emulation: Promise<Emulation>;
+}
+
+/**
+ * Plans the lts of `msgs` (all for this shard) from predicted outbound counts and starts their
+ * emulations: different accounts at once, one account's messages in order on its latest state.
+ */
+function runWave(executor: TransactionExecutor, accounts: AccountStore, msgs: QueuedMessage[], o: CollateOptions & { cursor: bigint; lastEnd: Map<string, bigint> }): PlannedRun[] {
+  let cursor = o.cursor;
+  const lastEnd = new Map(o.lastEnd);
+  const latest = new Map<string, Promise<string | undefined>>(); // the account's state BoC after its last planned run
+  return msgs.map((msg) => {
+    const dest = (msg.message.info as { dest: Address }).dest;
     const id = dest.hash.toString("hex");
-    const before = accounts.get(dest.workChain, id);
     let lt = cursor;
     const prevEnd = lastEnd.get(id);
     if (prevEnd !== undefined && prevEnd > lt) lt = prevEnd;
     if (msg.createdLt + 1n > lt) lt = msg.createdLt + 1n;
+    const predictedOut = msg.message.info.type === "external-in" ? msg.expectedOutMessages : 0;
+    if (predictedOut !== undefined) {
+      cursor = lt + BigInt(predictedOut) + 1n;
+      lastEnd.set(id, cursor);
+    }
     const seed = createHash("sha256").update(o.blockRandSeed).update(dest.hash).digest();
-    const r = await executor.run(dest, before, msg.cell, { now: o.now, lt, randomSeed: seed, skipSignatureCheck: msg.checkedOnState !== undefined && msg.checkedOnState === stateKey(before), prevBlocksInfo: o.prevBlocksInfo });
-    if ("rejected" in r) {
-      out.rejected.push({ msg, reason: r.rejected, exitCode: r.exitCode });
-      continue;
-    }
-    const tx = r.transaction;
-    const endLt = tx.lt + BigInt(tx.outMessagesCount) + 1n;
-    accounts.set(dest.workChain, id, r.shardAccountCell);
-    lastEnd.set(id, endLt);
-    cursor = endLt;
-    out.transactions.push({ ...r, account: dest, inMsg: msg, endLt });
-    for (const q of outMessageCells(r.cell).map(queued)) {
-      if (q.message.info.type === "external-out") {
-        out.externalOut.push(q.message);
-        continue;
-      }
-      // Delivered in this block when the destination is in this shard (kept in lt order).
-      const at = pending.findIndex((p) => p.createdLt > q.createdLt);
-      if (at < 0) pending.push(q);
-      else pending.splice(at, 0, q);
-    }
-  }
-  out.endLt = cursor;
-  return out;
+    const params = { now: o.now, lt, randomSeed: seed, prevBlocksInfo: o.prevBlocksInfo };
+    const prior = latest.get(id);
+    const emulation = prior
+      ? prior.then((state) => executor.emulate(dest, state, msg.cell, params))
+      : (() => {
+          const before = accounts.get(dest.workChain, id);
+          // The check already ran with signature checks on this very state: the outcome is the same without.
+          return executor.emulate(dest, before, msg.cell, { ...params, skipSignatureCheck: msg.checkedOnState !== undefined && msg.checkedOnState === stateKey(before) });
+        })();
+    const stateBefore = prior ?? Promise.resolve(accounts.get(dest.workChain, id)).then((c) => (c ? bocBase64(c) : undefined));
+    latest.set(
+      id,
+      Promise.all([emulation, stateBefore]).then(([e, before]) => (e.success ? e.shardAccount : before)),
+    );
+    return { msg, dest, id, lt, predictedOut, emulation };
+  });
+}
+
+/** A collated transaction; the parsed account state stays lazy (most callers need only the cell). */
+function collated(e: ExecutedTransaction, account: Address, inMsg: QueuedMessage, endLt: bigint): CollatedTransaction {
+  return {
+    transaction: e.transaction,
+    cell: e.cell,
+    get shardAccount() {
+      return e.shardAccount;
+    },
+    shardAccountCell: e.shardAccountCell,
+    account,
+    inMsg,
+    endLt,
+  };
 }

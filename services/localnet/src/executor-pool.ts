@@ -1,17 +1,14 @@
-// Emulators in worker threads, for work that can run beside collation: checking
-// external messages as they arrive (sendMessage). Each check is a full emulation
-// with signature checks, the costliest step, so checks spread over the cores.
+// Emulators in worker threads: checks of external messages as they arrive
+// (sendMessage) and the transactions of a collation spread over the cores.
 import { Worker } from "node:worker_threads";
-import type { Cell } from "@ton/core";
+import type { Emulation, EmulationJob } from "./emulate.mjs";
 
 interface Job {
   id: number;
-  args: Record<string, unknown>;
-  resolve(r: EmulatorResult): void;
+  job: EmulationJob;
+  resolve(r: Emulation): void;
   reject(e: Error): void;
 }
-
-export type EmulatorResult = { success: true; transaction: string; shardAccount: string } | { success: false; error: string; vmResults?: { vmExitCode: number } };
 
 export class ExecutorPool {
   private readonly idle: Worker[] = [];
@@ -21,7 +18,7 @@ export class ExecutorPool {
 
   private constructor(private readonly workers: Worker[]) {
     for (const w of workers) {
-      w.on("message", (m: { id: number; result?: EmulatorResult; error?: string }) => {
+      w.on("message", (m: { id: number; result?: Emulation; error?: string }) => {
         const job = this.busy.get(w);
         if (!job || job.id !== m.id) return;
         this.busy.delete(w);
@@ -48,30 +45,18 @@ export class ExecutorPool {
     return new ExecutorPool(workers);
   }
 
-  run(config: string, shardAccount: Cell, message: Cell, p: { now: number; lt: bigint; randomSeed: Buffer; libs?: Cell | null }): Promise<EmulatorResult> {
-    const args = {
-      config,
-      libs: p.libs ? p.libs.toBoc().toString("base64") : null,
-      verbosity: "short",
-      shardAccount: shardAccount.toBoc().toString("base64"),
-      message: message.toBoc().toString("base64"),
-      now: p.now,
-      lt: p.lt.toString(),
-      randomSeed: p.randomSeed.toString("base64"),
-      ignoreChksig: false,
-      debugEnabled: false,
-    };
+  run(job: EmulationJob): Promise<Emulation> {
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, args, resolve, reject };
+      const queued: Job = { id: this.nextId++, job, resolve, reject };
       const w = this.idle.pop();
-      if (w) this.start(w, job);
-      else this.queue.push(job);
+      if (w) this.start(w, queued);
+      else this.queue.push(queued);
     });
   }
 
   private start(w: Worker, job: Job) {
     this.busy.set(w, job);
-    w.postMessage({ id: job.id, args: job.args });
+    w.postMessage({ id: job.id, job: job.job });
   }
 
   private release(w: Worker) {

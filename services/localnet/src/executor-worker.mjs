@@ -1,15 +1,18 @@
-// A worker thread holding one TON emulator (WebAssembly): runs the transactions
-// it is sent and answers the emulator's raw result. Plain JavaScript, so it loads
-// without a TypeScript loader in any process.
+// A worker thread holding one TON emulator (WebAssembly): runs the emulations it
+// is sent (emulate.mjs) and answers with the emulator's BoCs, plus the number of
+// messages the transaction sent (a collator plans logical times with it).
 import { parentPort } from "node:worker_threads";
 import { Cell } from "@ton/core";
 import { Executor } from "@ton/sandbox";
+import { emulateOn } from "./emulate.mjs";
 
 const executor = await Executor.create();
-parentPort.on("message", async ({ id, args }) => {
+parentPort.on("message", ({ id, job }) => {
   try {
-    const res = await executor.runTransaction({ ...args, message: Cell.fromBase64(args.message), lt: BigInt(args.lt), randomSeed: Buffer.from(args.randomSeed, "base64"), libs: args.libs ? Cell.fromBase64(args.libs) : null });
-    parentPort.postMessage({ id, result: res.result });
+    const result = emulateOn(executor, job);
+    // outmsg_cnt: after the constructor tag, account_addr, lt, prev_trans_hash, prev_trans_lt and now.
+    if (result.success) result.outMessages = Cell.fromBase64(result.transaction).beginParse().skip(4 + 256 + 64 + 256 + 64 + 32).loadUint(15);
+    parentPort.postMessage({ id, result });
   } catch (e) {
     parentPort.postMessage({ id, error: e instanceof Error ? e.message : String(e) });
   }

@@ -1,8 +1,10 @@
 // Runs transactions with TON's own emulator (@ton/sandbox's Executor, the C++
 // emulator compiled to WebAssembly), with every input a collator decides passed
 // explicitly: config, libraries, now, lt, random seed.
-import { beginCell, Cell, loadShardAccount, loadTransaction, parseTuple, storeShardAccount, type Address, type ShardAccount, type Transaction } from "@ton/core";
+import { beginCell, Cell, loadShardAccount, loadTransaction, parseTuple, serializeTuple, storeShardAccount, type Address, type ShardAccount, type Transaction, type TupleItem } from "@ton/core";
 import { Executor, type PrevBlocksInfo } from "@ton/sandbox";
+import { bocBase64, withBoc } from "./boc-cache.js";
+import { emulateOn, type Emulation, type EmulationJob } from "./emulate.mjs";
 import { ExecutorPool } from "./executor-pool.js";
 
 export interface ExecutedTransaction {
@@ -45,17 +47,50 @@ export class TransactionExecutor {
     return new TransactionExecutor(await Executor.create(), config, libs, pool);
   }
 
+  /** Whether emulations run on worker threads (collation then runs account-disjoint transactions in parallel). */
+  get parallel(): boolean {
+    return this.pool !== undefined;
+  }
+
   /**
    * Whether the account would accept `message` now (an external message's check before it is
-   * queued), with signature checks. Runs on a worker emulator when there are some.
+   * queued), with signature checks, and how many messages the transaction would send. Runs on a
+   * worker emulator when there are some.
    */
-  async check(address: Address, account: Cell | undefined, message: Cell, p: RunParams): Promise<{ accepted: true } | { rejected: string; exitCode?: number }> {
-    if (!this.pool) {
-      const r = await this.run(address, account, message, { ...p, skipSignatureCheck: false });
-      return "rejected" in r ? r : { accepted: true };
-    }
-    const r = await this.pool.run(this.configBase64, account ?? emptyShardAccount(address), message, { ...p, libs: this.libs });
-    return r.success ? { accepted: true } : { rejected: r.error, exitCode: r.vmResults?.vmExitCode };
+  async check(address: Address, account: Cell | undefined, message: Cell, p: RunParams): Promise<{ accepted: true; outMessages: number } | { rejected: string; exitCode?: number }> {
+    const e = await this.emulate(address, account, message, { ...p, skipSignatureCheck: false });
+    return e.success ? { accepted: true, outMessages: e.outMessages ?? outMessagesCount(Cell.fromBase64(e.transaction)) } : { rejected: e.error, exitCode: e.exitCode };
+  }
+
+  /**
+   * Emulates `message` on the account — a state cell, or a state BoC an earlier emulation
+   * returned; undefined: nonexistent — on a worker emulator when there are some, else here.
+   * The answer keeps the emulator's BoCs: materialize() parses the ones a collation keeps.
+   */
+  emulate(address: Address, account: Cell | string | undefined, message: Cell, p: RunParams): Promise<Emulation> {
+    const job: EmulationJob = {
+      config: this.configBase64,
+      libs: this.libs ? bocBase64(this.libs) : null,
+      shardAccount: typeof account === "string" ? account : bocBase64(account ?? emptyShardAccount(address)),
+      message: bocBase64(message),
+      params: emulationParams(p),
+    };
+    return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
+  }
+
+  /** The transaction and account state of a successful emulation, as cells. */
+  materialize(e: Extract<Emulation, { success: true }>): ExecutedTransaction {
+    const cell = Cell.fromBase64(e.transaction);
+    const saCell = withBoc(Cell.fromBase64(e.shardAccount), e.shardAccount);
+    let parsed: ShardAccount | undefined;
+    return {
+      transaction: loadTransaction(cell.beginParse()),
+      cell,
+      get shardAccount() {
+        return (parsed ??= loadShardAccount(saCell.beginParse()));
+      },
+      shardAccountCell: saCell,
+    };
   }
 
   async close(): Promise<void> {
@@ -97,33 +132,63 @@ export class TransactionExecutor {
    * Executes `message` on the account (undefined: a nonexistent account at `address`).
    * Returns null when the emulator rejects the message (an external message the
    * contract did not accept): no transaction, nothing changes.
+   *
+   * Inputs reach the emulator as BoCs serialized once: the account state as the emulator
+   * returned it, the message as it arrived, the c7 previous-blocks info once per block.
+   * @ton/sandbox's runTransaction re-serializes all three on every call, which cost more
+   * than the emulation of a wallet transfer itself.
    */
   async run(address: Address, account: Cell | undefined, message: Cell, p: RunParams): Promise<ExecutedTransaction | { rejected: string; exitCode?: number }> {
-    const shardAccount = account ?? emptyShardAccount(address);
-    const res = await this.executor.runTransaction({
+    const e = emulateOn(this.executor, {
       config: this.configBase64,
-      libs: this.libs,
-      verbosity: "short",
-      shardAccount: shardAccount.toBoc().toString("base64"),
-      message,
-      now: p.now,
-      lt: p.lt,
-      randomSeed: p.randomSeed,
-      ignoreChksig: p.skipSignatureCheck === true,
-      debugEnabled: false,
-      prevBlocksInfo: p.prevBlocksInfo,
+      libs: this.libs ? bocBase64(this.libs) : null,
+      shardAccount: bocBase64(account ?? emptyShardAccount(address)),
+      message: bocBase64(message),
+      params: emulationParams(p),
     });
-    const r = res.result;
-    if (!r.success) return { rejected: r.error, exitCode: r.vmResults?.vmExitCode };
-    const cell = Cell.fromBase64(r.transaction);
-    const saCell = Cell.fromBase64(r.shardAccount);
-    return {
-      transaction: loadTransaction(cell.beginParse()),
-      cell,
-      shardAccount: loadShardAccount(saCell.beginParse()),
-      shardAccountCell: saCell,
-    };
+    return e.success ? this.materialize(e) : { rejected: e.error, exitCode: e.exitCode };
   }
+}
+
+function emulationParams(p: RunParams): string {
+  const params: Record<string, unknown> = {
+    utime: p.now,
+    lt: p.lt.toString(),
+    rand_seed: p.randomSeed.toString("hex"),
+    ignore_chksig: p.skipSignatureCheck === true,
+    debug_enabled: false,
+  };
+  if (p.prevBlocksInfo) params.prev_blocks_info = prevBlocksInfoBoc(p.prevBlocksInfo);
+  return JSON.stringify(params);
+}
+
+/** outmsg_cnt of a Transaction cell (transaction$0111 account_addr lt prev_trans_hash prev_trans_lt now outmsg_cnt:uint15 …). */
+export function outMessagesCount(tx: Cell): number {
+  return tx.beginParse().skip(4 + 256 + 64 + 256 + 64 + 32).loadUint(15);
+}
+
+const prevBlocksBocs = new WeakMap<PrevBlocksInfo, string>();
+
+/**
+ * The c7 prev_blocks_info entry, [last_mc_blocks, prev_key_block, last_mc_blocks_100?] of
+ * BlockIdExt tuples, as a VmStackValue BoC. Computed once per PrevBlocksInfo object (one per block).
+ */
+function prevBlocksInfoBoc(info: PrevBlocksInfo): string {
+  let b = prevBlocksBocs.get(info);
+  if (b !== undefined) return b;
+  const id = (x: PrevBlocksInfo["prevKeyBlock"]): TupleItem => ({
+    type: "tuple",
+    items: [x.workchain, x.shard, x.seqno, BigInt("0x" + x.rootHash.toString("hex")), BigInt("0x" + x.fileHash.toString("hex"))].map((v) => ({ type: "int" as const, value: BigInt(v) })),
+  });
+  const items: TupleItem[] = [{ type: "tuple", items: info.lastMcBlocks.map(id) }, id(info.prevKeyBlock)];
+  if (info.lastMcBlocks100) items.push({ type: "tuple", items: info.lastMcBlocks100.map(id) });
+  // serializeTuple writes a VmStack (depth, then entries); the one entry is the tuple.
+  const stack = serializeTuple([{ type: "tuple", items }]).beginParse();
+  stack.skip(24);
+  stack.loadRef(); // the rest of the stack (empty)
+  b = stack.asCell().toBoc().toString("base64");
+  prevBlocksBocs.set(info, b);
+  return b;
 }
 
 export interface GetMethodResult {

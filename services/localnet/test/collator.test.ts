@@ -113,3 +113,44 @@ describe("collate", () => {
     void beginCell().store(storeMessage(msg));
   });
 });
+
+describe("collate on worker emulators", () => {
+  it("produces the block a one-at-a-time collation produces, mispredictions included", async () => {
+    const g = createGenesis({ seed: "parallel", wallets: 3, now: 1_760_000_000 });
+    const v4 = g.wallets.filter((w) => w.version === "v4r2");
+    const contract = (i: number) => WalletContractV4.create({ workchain: 0, publicKey: v4[i]!.keyPair.publicKey });
+    const nowhere = new Address(0, Buffer.alloc(32, 9));
+    const transfer = (i: number, seqno: number, to: Address, bounce = false, key = v4[i]!.keyPair.secretKey) =>
+      queuedFromMessage(external({ to: contract(i).address, body: contract(i).createTransfer({ seqno, timeout: g.now + 60, secretKey: key, messages: [internal({ to, value: toNano(1), bounce })] }) }));
+    const queue = (() => {
+      const q = [
+        transfer(0, 0, v4[1]!.address), // A → B
+        transfer(0, 1, v4[2]!.address), // A again: runs on A's state after the first
+        transfer(1, 0, nowhere, true), // B → nowhere, bounced back: a misprediction in wave 2
+        transfer(2, 0, v4[0]!.address), // C → A
+        transfer(2, 0, v4[1]!.address, false, deriveKeyPair("parallel", "wrong").secretKey), // bad signature: rejected
+      ];
+      for (const m of q) m.expectedOutMessages = 1;
+      q[4]!.expectedOutMessages = undefined; // the check would have refused it
+      return () => q;
+    })();
+    const opts = { workchain: 0, inShard: (a: Address) => a.workChain === 0, now: g.now + 5, startLt: 3_000_000n, blockRandSeed: Buffer.alloc(32, 3) };
+    const stores = [new MemoryAccounts(), new MemoryAccounts()];
+    for (const s of stores) for (const [id, sa] of g.accounts) s.set(0, id, shardAccountCell(sa));
+    const here = await TransactionExecutor.create(g.config);
+    const workers = await TransactionExecutor.create(g.config, null, { checkWorkers: 2 });
+    try {
+      expect(workers.parallel).toBe(true);
+      const [a, b] = [await collate(here, stores[0]!, queue(), opts), await collate(workers, stores[1]!, queue(), opts)];
+      const hashes = (c: typeof a) => c.transactions.map((t) => t.cell.hash().toString("hex"));
+      expect(hashes(a)).toHaveLength(9); // 4 externals accepted; B, C, nowhere, A; the bounce back to B
+      expect(hashes(b)).toEqual(hashes(a));
+      expect(b.endLt).toBe(a.endLt);
+      expect(b.rejected.map((r) => r.exitCode)).toEqual(a.rejected.map((r) => r.exitCode));
+      expect(b.rejected).toHaveLength(1);
+      for (const [k, cell] of stores[0]!.map) expect(stores[1]!.map.get(k)!.hash().equals(cell.hash())).toBe(true);
+    } finally {
+      await workers.close();
+    }
+  });
+});

@@ -27,6 +27,7 @@ import {
 } from "@tongate/block";
 import { collate, queued, stateKey, type AccountStore, type Collation, type QueuedMessage } from "../collator.js";
 import type { PrevBlocksInfo } from "@ton/sandbox";
+import { withBoc } from "../boc-cache.js";
 import type { TransactionExecutor } from "../executor.js";
 import type { Genesis } from "../genesis.js";
 import { shardAccountCell } from "../genesis.js";
@@ -223,7 +224,9 @@ export class Chain {
   async sendExternal(boc: Buffer): Promise<void> {
     let msg: QueuedMessage;
     try {
-      msg = queued(Cell.fromBoc(boc)[0]!);
+      const roots = Cell.fromBoc(boc);
+      // A one-root BoC goes to the emulator as it arrived (no re-serialization).
+      msg = queued(roots.length === 1 ? withBoc(roots[0]!, boc.toString("base64")) : roots[0]!);
     } catch (e) {
       throw new LiteServerError(LiteErrorCode.protoviolation, `cannot parse external message: ${(e as Error).message}`);
     }
@@ -244,6 +247,7 @@ export class Chain {
       );
     }
     msg.checkedOnState = stateKey(current);
+    msg.expectedOutMessages = dry.outMessages;
     this.queues.get(wc)!.push(msg);
     this.journal?.external(boc);
   }
