@@ -49,15 +49,18 @@ function globalConfigOf(options: Record<string, unknown>): unknown {
 export const liteProxyService = defineService({
   name: "lite-proxy",
   service: LiteProxy,
-  start(ctx) {
+  async start(ctx) {
     const config = globalConfigOf(ctx.options);
     const pool = config ? LiteserverPool.fromGlobalConfig(config) : undefined;
     const chain = new ChainReader(pool);
     if (pool) {
-      ctx.log.info({ liteservers: pool.status().liteservers.map((l) => l.address) }, "liteserver pool started");
       pool.on("alive", (s) => ctx.log.info({ liteserver: s.address, seqno: s.lastSeqno, archival: s.archival }, "liteserver alive"));
       pool.on("dead", (s) => ctx.log.warn({ liteserver: s.address, reason: s.error }, "liteserver not alive"));
       pool.on("retry", (r) => ctx.log.debug(r, "liteserver query retried"));
+      // Ready means the consensus is known (getConsensusBlock) when the first call comes.
+      await pool.started;
+      const status = pool.status();
+      ctx.log.info({ liteservers: status.liteservers.map((l) => l.address), alive: status.alive, consensus: status.consensus?.seqno }, "liteserver pool started");
     }
     return {
       // /healthz: the pool's state (toncenter PY's getWorkerState); ready while a liteserver is alive.

@@ -147,7 +147,8 @@ interface PickOptions {
 export class LiteserverPool extends EventEmitter<PoolEvents> {
   private readonly servers: Liteserver[];
   private readonly probeTimer: NodeJS.Timeout;
-  private readonly started: Promise<void>;
+  /** Resolves once every liteserver has had its first connect and probe (bounded by their timeouts). */
+  readonly started: Promise<void>;
   private isStarted = false;
   private closed = false;
   private rr = 0;
