@@ -5,9 +5,12 @@
 import { Address, internal, toNano } from "@ton/core";
 import { TonClient, WalletContractV4 } from "@ton/ton";
 import { buildShardState, deriveKeyPair, Localnet, localnetProofs } from "@tongate/localnet";
-import TonWeb from "tonweb";
+import tonweb from "tonweb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbedded, type Embedded } from "../support/embedded.js";
+
+// tonweb is CommonJS whose module.exports is the class its types call the default export.
+const TonWeb = tonweb as unknown as typeof tonweb.default;
 
 let net: Localnet;
 let t: Embedded;
