@@ -1,7 +1,7 @@
-// Blocks as the v2 block and transaction methods find them: lookupBlock by seqno / lt / utime with the header proof checked, and a block id completed
-// from (workchain, shard, seqno) when the client leaves its hashes out. Also the two error rules these
-// methods share: a failed proof check is the liteserver's fault (502), "not in db" is a 404 naming what
-// was missing.
+// Blocks as the v2 block and transaction methods find them: lookupBlock by seqno / lt / utime with the
+// header proof checked, and a block id completed from (workchain, shard, seqno) when the client leaves its
+// hashes out. Also the two error rules these methods share: a failed proof check is the liteserver's
+// fault (502), "not in db" is a 404 naming what was missing.
 import { shardIntersects, type BlockInfo } from "@tongate/block";
 import { ProofError, verifyBlockHeader, type LiteServerBlockHeader, type TonNodeBlockIdExt } from "@tongate/proof";
 import { apiError } from "@tongate/runtime";

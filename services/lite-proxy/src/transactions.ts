@@ -55,12 +55,12 @@ function afterOf(req: BlockTxRequest): TxPosition | undefined {
 }
 
 /** The block of a getBlockTransactions(Ext) request and its listing, run on one session. */
-function blockListing<T>(chain: ChainReader, method: string, req: BlockTxRequest, list: (s: PoolSession, id: BlockId, count: number, after?: TxPosition) => Promise<T>) {
+function blockListing<T>(chain: ChainReader, method: string, req: BlockTxRequest, list: (s: PoolSession, method: string, id: BlockId, count: number, after?: TxPosition) => Promise<T>) {
   const count = req.count ?? DEFAULT_BLOCK_TX_COUNT;
   const after = afterOf(req);
   return chain.withSession(method, async (s) => {
     const id = await resolveBlockId(s, method, req);
-    return { id, count, listing: await list(s, id, count, after) };
+    return { id, count, listing: await list(s, method, id, count, after) };
   });
 }
 
@@ -92,7 +92,7 @@ async function located(chain: ChainReader, method: string, side: Side, req: Loca
 export function transactionsMethods(chain: ChainReader) {
   return {
     async getBlockTransactions(req: GetBlockTransactionsRequest) {
-      const { id, count, listing } = await blockListing(chain, "getBlockTransactions", req, (s, id, n, after) => blockTransactionIds(s, "getBlockTransactions", id, n, after));
+      const { id, count, listing } = await blockListing(chain, "getBlockTransactions", req, blockTransactionIds);
       return create(GetBlockTransactionsResponseSchema, {
         id: tonBlockId(id),
         reqCount: count,
@@ -102,7 +102,7 @@ export function transactionsMethods(chain: ChainReader) {
     },
 
     async getBlockTransactionsExt(req: GetBlockTransactionsExtRequest) {
-      const { id, count, listing } = await blockListing(chain, "getBlockTransactionsExt", req, (s, id, n, after) => blockTransactions(s, "getBlockTransactionsExt", id, n, after));
+      const { id, count, listing } = await blockListing(chain, "getBlockTransactionsExt", req, blockTransactions);
       return create(GetBlockTransactionsExtResponseSchema, {
         id: tonBlockId(id),
         reqCount: count,
