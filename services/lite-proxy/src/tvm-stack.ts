@@ -8,17 +8,10 @@
 import { create } from "@bufbuild/protobuf";
 import { Cell, type Slice, type TupleItem } from "@ton/core";
 import { apiError } from "@tongate/runtime";
-import {
-  TvmCellSchema,
-  TvmListSchema,
-  TvmNumberDecimalSchema,
-  TvmSliceSchema,
-  TvmStackEntrySchema,
-  TvmTupleSchema,
-  type TvmStackEntry,
-} from "@tongate/proto/gen/tongate/v2/types_pb.js";
+import { TvmStackEntrySchema, type TvmStackEntry } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 
-export type StackItem = TupleItem | { type: "unsupported" };
+/** A result stack value: a TupleItem, or one tonlib cannot represent (continuation, builder). */
+export type StackItem = Exclude<TupleItem, { type: "tuple" }> | { type: "tuple"; items: StackItem[] } | { type: "unsupported" };
 
 /** A JSON value as the gateway hands over google.protobuf.Value contents. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -166,7 +159,7 @@ function vmValue(s: Slice): StackItem {
         n = n === 2 ? 0 : n - 1;
       }
       if (n === 1) items.unshift(vmValue(cur.loadRef().beginParse(true)));
-      return { type: "tuple", items: items as TupleItem[] };
+      return { type: "tuple", items };
     }
     default:
       return { type: "unsupported" };
@@ -200,7 +193,8 @@ function listElements(item: StackItem): StackItem[] | undefined {
   return cur.type === "null" ? out : undefined;
 }
 
-const bocBase64 = (c: Cell) => c.toBoc({ idx: false, crc32: false }).toString("base64");
+const bocBytes = (c: Cell) => c.toBoc({ idx: false, crc32: false });
+const bocBase64 = (c: Cell) => bocBytes(c).toString("base64");
 const decimal = (item: TupleItem & { type: "int" | "nan" }) => (item.type === "nan" ? "NaN" : item.value.toString());
 
 /** A stack value as tonlib's typed entry, in toncenter's JSON. */
@@ -216,8 +210,8 @@ export function typedJson(item: StackItem): Json {
     case "null":
     case "tuple": {
       const list = listElements(item);
-      if (list) return { "@type": "tvm.stackEntryList", list: { "@type": "tvm.list", elements: list.map(typedJson) } };
-      return { "@type": "tvm.stackEntryTuple", tuple: { "@type": "tvm.tuple", elements: (item as { items: StackItem[] }).items.map(typedJson) } };
+      if (list || item.type !== "tuple") return { "@type": "tvm.stackEntryList", list: { "@type": "tvm.list", elements: (list ?? []).map(typedJson) } };
+      return { "@type": "tvm.stackEntryTuple", tuple: { "@type": "tvm.tuple", elements: item.items.map(typedJson) } };
     }
     default:
       return { "@type": "tvm.stackEntryUnsupported" };
@@ -226,23 +220,22 @@ export function typedJson(item: StackItem): Json {
 
 /** A stack value as a TvmStackEntry message (runGetMethodStd). */
 export function typedProto(item: StackItem): TvmStackEntry {
-  const entry = (variant: TvmStackEntry["variant"]) => create(TvmStackEntrySchema, { variant });
   switch (item.type) {
     case "int":
     case "nan":
-      return entry({ case: "number", value: { number: create(TvmNumberDecimalSchema, { number: decimal(item) }) } as never });
+      return create(TvmStackEntrySchema, { variant: { case: "number", value: { number: { number: decimal(item) } } } });
     case "cell":
-      return entry({ case: "cell", value: { cell: create(TvmCellSchema, { bytes: item.cell.toBoc({ idx: false, crc32: false }) }) } as never });
+      return create(TvmStackEntrySchema, { variant: { case: "cell", value: { cell: { bytes: bocBytes(item.cell) } } } });
     case "slice":
-      return entry({ case: "slice", value: { slice: create(TvmSliceSchema, { bytes: item.cell.toBoc({ idx: false, crc32: false }) }) } as never });
+      return create(TvmStackEntrySchema, { variant: { case: "slice", value: { slice: { bytes: bocBytes(item.cell) } } } });
     case "null":
     case "tuple": {
       const list = listElements(item);
-      if (list) return entry({ case: "list", value: { list: create(TvmListSchema, { elements: list.map(typedProto) }) } as never });
-      return entry({ case: "tuple", value: { tuple: create(TvmTupleSchema, { elements: (item as { items: StackItem[] }).items.map(typedProto) }) } as never });
+      if (list || item.type !== "tuple") return create(TvmStackEntrySchema, { variant: { case: "list", value: { list: { elements: (list ?? []).map(typedProto) } } } });
+      return create(TvmStackEntrySchema, { variant: { case: "tuple", value: { tuple: { elements: item.items.map(typedProto) } } } });
     }
     default:
-      return entry({ case: "unsupported", value: {} as never });
+      return create(TvmStackEntrySchema, { variant: { case: "unsupported", value: {} } });
   }
 }
 
