@@ -4,12 +4,13 @@
 // results compared with what the localnet's own emulator answers and validated against v2.json.
 import { readFileSync } from "node:fs";
 import { compileFunc } from "@ton-community/func-js";
-import { Address, beginCell, Cell, toNano } from "@ton/core";
+import { Address, beginCell, Cell, loadShardAccount, toNano } from "@ton/core";
 import { buildShardState, getMethodId, Localnet, localnetProofs } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { LocalnetSender, runGetMethod } from "../support/localnet-deploy.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
+import { libraryRefs } from "../../services/lite-proxy/src/emulation.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -157,5 +158,14 @@ describe("runGetMethodStd", () => {
     expect(r.status, JSON.stringify(r.body)).toBe(422);
     expect(v2ErrorErrors(r.body)).toBeNull();
     expect(r.body.error).toMatch(/^stack\[1\]\.cell\.bytes:/);
+  });
+});
+
+describe("libraries", () => {
+  it("finds the public library a mainnet jetton wallet's code is (fixture)", () => {
+    const boc = readFileSync(new URL("../../../shared/fixtures/accounts/jetton_wallet_library_code_0_2a5871238e9d.shardaccount.boc", import.meta.url));
+    const state = loadShardAccount(Cell.fromBoc(boc)[0]!.beginParse()).account!.storage.state;
+    if (state.type !== "active") throw new Error("not active");
+    expect(libraryRefs([state.state.code, state.state.data]).map((h) => h.toString("hex"))).toEqual(["8f452d7a4dfd74066b682365177259ed05734435be76b5fd4bd5d8af2b7c3d68"]);
   });
 });

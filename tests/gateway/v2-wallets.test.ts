@@ -1,11 +1,13 @@
 // API v2 getWalletInformation and getExtendedAddressInformation over a localnet: the genesis v4r2 and
 // v5r1 wallets, v1r3, v2r2 and v3r2 wallets deployed in the test, a contract that is not a
 // wallet and an address with no account — each answer checked against the chain and against v2.json.
-import { Address, beginCell, Cell, external, internal, storeMessage, toNano, type StateInit } from "@ton/core";
+import { Address, beginCell, Cell, external, internal, loadShardAccount, storeMessage, toNano, type StateInit } from "@ton/core";
 import { WalletContractV1R3, WalletContractV2R2, WalletContractV3R2 } from "@ton/ton";
 import { buildShardState, deriveKeyPair, Localnet, localnetProofs } from "@tongate/localnet";
 import { packAddress } from "@tongate/ton";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { detectWallet, walletData } from "../../services/lite-proxy/src/wallet-detect.js";
 import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { LocalnetSender, runGetMethod } from "../support/localnet-deploy.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
@@ -145,5 +147,24 @@ describe("getExtendedAddressInformation", () => {
     const none = await extendedInfo(new Address(0, Buffer.alloc(32, 0x78)).toRawString());
     expect(none.account_state).toEqual({ "@type": "uninited.accountState", frozen_hash: "" });
     expect(none.balance).toBe("0");
+  });
+});
+
+describe("wallet detection on mainnet accounts (fixtures)", () => {
+  it("recognizes real v3r2, v4r2 and v5r1 wallets and reads their mainnet default wallet ids", () => {
+    const cases = [
+      ["wallet_v3r2_0_04ae074added", "wallet v3 r2", { seqno: 387, walletId: 698983191 }],
+      ["wallet_v4r2_0_0116acf81149", "wallet v4 r2", { seqno: 318, walletId: 698983191 }],
+      ["wallet_v5r1_0_019cfcdc3bb4", "wallet v5 r1", { seqno: 7, walletId: 2147483409, isSignatureAllowed: true }],
+      ["jetton_wallet_library_code_0_2a5871238e9d", undefined, undefined],
+    ] as const;
+    for (const [name, type, data] of cases) {
+      const boc = readFileSync(new URL(`../../../shared/fixtures/accounts/${name}.shardaccount.boc`, import.meta.url));
+      const state = loadShardAccount(Cell.fromBoc(boc)[0]!.beginParse()).account!.storage.state;
+      if (state.type !== "active") throw new Error(`${name} is not active`);
+      const kind = detectWallet(state.state.code!);
+      expect(kind?.type, name).toBe(type);
+      expect(kind && walletData(kind, state.state.data!)).toEqual(data);
+    }
   });
 });
