@@ -1,8 +1,6 @@
 // API v2 methods over the chain: masterchain info, consensus block, account information, balance and state.
 import { create } from "@bufbuild/protobuf";
-import { Address } from "@ton/core";
 import { apiError } from "@tongate/runtime";
-import { parseAddress } from "@tongate/ton";
 import {
   GetAddressBalanceResponseSchema,
   GetAddressInformationResponseSchema,
@@ -12,17 +10,12 @@ import {
   type GetAddressStateRequest,
 } from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
 import { GetConsensusBlockResponseSchema, GetMasterchainInfoResponseSchema } from "@tongate/proto/gen/tongate/v2/blocks_pb.js";
-import { InternalTransactionIdSchema, TonBlockIdExtSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import { MASTERCHAIN_SHARD, type BlockIdExt, type ChainReader } from "./chain.js";
-import { withInput } from "./utils.js";
+import { addressParam, tonBlockId, transactionId } from "./values.js";
 
+/** A block id; the zero state's (getMasterchainInfo's `init`) has no shard or seqno on the wire. */
 const blockId = (b: { workchain: number; shard?: bigint; seqno?: number; root_hash: Buffer; file_hash: Buffer }) =>
-  create(TonBlockIdExtSchema, { workchain: b.workchain, shard: b.shard ?? MASTERCHAIN_SHARD, seqno: b.seqno ?? 0, rootHash: b.root_hash, fileHash: b.file_hash });
-
-function toAddress(param: string, value: string): Address {
-  const a = withInput(param, value, () => parseAddress(value));
-  return new Address(a.workchain, a.hash);
-}
+  tonBlockId({ ...b, shard: b.shard ?? MASTERCHAIN_SHARD, seqno: b.seqno ?? 0 });
 
 export function chainMethods(chain: ChainReader) {
   return {
@@ -36,13 +29,13 @@ export function chainMethods(chain: ChainReader) {
       return create(GetConsensusBlockResponseSchema, { consensusBlock: c.seqno, timestamp: Math.floor(c.timestamp) });
     },
     async getAddressInformation(req: GetAddressInformationRequest) {
-      const a = await chain.account("getAddressInformation", toAddress("address", req.address), req.seqno);
+      const a = await chain.account("getAddressInformation", addressParam("address", req.address), req.seqno);
       return create(GetAddressInformationResponseSchema, {
         balance: a.balance,
         extraCurrencies: [],
         code: a.code ? a.code.toBoc({ idx: false, crc32: false }) : new Uint8Array(),
         data: a.data ? a.data.toBoc({ idx: false, crc32: false }) : new Uint8Array(),
-        lastTransactionId: create(InternalTransactionIdSchema, { lt: a.lastTransLt, hash: a.lastTransHash }),
+        lastTransactionId: transactionId(a.lastTransLt, a.lastTransHash),
         blockId: blockId(a.block),
         frozenHash: a.frozenHash ?? new Uint8Array(),
         syncUtime: a.syncUtime,
@@ -50,11 +43,11 @@ export function chainMethods(chain: ChainReader) {
       });
     },
     async getAddressBalance(req: GetAddressBalanceRequest) {
-      const a = await chain.account("getAddressBalance", toAddress("address", req.address), req.seqno);
+      const a = await chain.account("getAddressBalance", addressParam("address", req.address), req.seqno);
       return create(GetAddressBalanceResponseSchema, { result: a.balance });
     },
     async getAddressState(req: GetAddressStateRequest) {
-      const a = await chain.account("getAddressState", toAddress("address", req.address), req.seqno);
+      const a = await chain.account("getAddressState", addressParam("address", req.address), req.seqno);
       return create(GetAddressStateResponseSchema, { result: a.status });
     },
   };
