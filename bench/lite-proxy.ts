@@ -11,6 +11,7 @@
 // (throughput, autocannon for HTTP).
 // Targets: overhead p50 ≤ 1 ms; ≥ 2,000 req/s uncached getAddressInformation; ≥ 10,000 req/s cached.
 //   npm run bench:lite-proxy   (BENCH_SECONDS=10, BENCH_CONNECTIONS=32)
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -114,6 +115,10 @@ async function untilUp(url: string) {
   }
 }
 
+/** The servers this script starts, killed however it ends (a failed run must not leave them behind). */
+const children: ChildProcess[] = [];
+process.on("exit", () => children.forEach((c) => c.kill()));
+
 // The chain: its own process, sealing a block a second.
 const lsPort = await freePort();
 const controlPort = await freePort();
@@ -122,6 +127,7 @@ const localnet = await startProcess(process.execPath, [
   bin, "localnet", "--seed", "bench-lite-proxy", "--wallets", "1", "--listen", `127.0.0.1:${lsPort}`, "--control", `127.0.0.1:${controlPort}`,
   "--write-global-config", configFile, "--log-level", "warn",
 ], null);
+children.push(localnet);
 await untilUp(`http://127.0.0.1:${controlPort}/localnet/wallets`);
 const wallets = (await (await fetch(`http://127.0.0.1:${controlPort}/localnet/wallets`)).json()) as { address: string }[];
 const address = wallets[0]!.address;
@@ -132,8 +138,9 @@ async function startTongate(cacheBytes: number) {
   const child = await startProcess(process.execPath, [
     bin, "start", "--global-config", configFile, "--host", "127.0.0.1", "--port", String(port), "--cache-max-bytes", String(cacheBytes), "--log-level", "warn",
   ], null);
+  children.push(child);
   await untilUp(`http://127.0.0.1:${port}/healthz`);
-  return { child, url: `http://127.0.0.1:${port}` };
+  return { url: `http://127.0.0.1:${port}` };
 }
 const uncached = await startTongate(0);
 const cached = await startTongate(64 << 20);
@@ -185,9 +192,7 @@ for (const c of cases) {
 }
 
 engine.close();
-await stopProcess(uncached.child);
-await stopProcess(cached.child);
-await stopProcess(localnet);
+await Promise.all(children.map(stopProcess));
 
 const [info, , infoCached] = results;
 const report = {
