@@ -7,6 +7,8 @@ export interface EmulationJob {
   shardAccount: string;
   message: string;
   params: string;
+  /** Read outmsg_cnt of the transaction into the answer (a worker does it off the main thread). */
+  countOutMessages?: boolean;
 }
 
 /** The emulator's answer, BoCs still serialized (cheap to pass between threads). */

@@ -14,6 +14,8 @@ export class ExecutorPool {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Job>();
   private readonly queue: Job[] = [];
+  /** The config (and libraries) each worker holds: a job carries them only when they change. */
+  private readonly held = new Map<Worker, { config: string; libs: string | null }>();
   private nextId = 1;
 
   private constructor(private readonly workers: Worker[]) {
@@ -56,7 +58,12 @@ export class ExecutorPool {
 
   private start(w: Worker, job: Job) {
     this.busy.set(w, job);
-    w.postMessage({ id: job.id, job: job.job });
+    // The config is tens of kilobytes: copying it into every message cost more than some emulations.
+    const { config, libs, ...rest } = job.job;
+    const held = this.held.get(w);
+    const fresh = held?.config !== config || held.libs !== libs;
+    if (fresh) this.held.set(w, { config, libs });
+    w.postMessage({ id: job.id, job: rest, ...(fresh ? { config, libs } : {}) });
   }
 
   private release(w: Worker) {

@@ -7,11 +7,14 @@ import { Executor } from "@ton/sandbox";
 import { emulateOn } from "./emulate.mjs";
 
 const executor = await Executor.create();
-parentPort.on("message", ({ id, job }) => {
+// The config and libraries come with the first job and whenever they change (executor-pool.ts).
+let held = { config: "", libs: null };
+parentPort.on("message", ({ id, job, config, libs }) => {
   try {
-    const result = emulateOn(executor, job);
+    if (config !== undefined) held = { config, libs };
+    const result = emulateOn(executor, { ...job, ...held });
     // outmsg_cnt: after the constructor tag, account_addr, lt, prev_trans_hash, prev_trans_lt and now.
-    if (result.success) result.outMessages = Cell.fromBase64(result.transaction).beginParse().skip(4 + 256 + 64 + 256 + 64 + 32).loadUint(15);
+    if (result.success && job.countOutMessages) result.outMessages = Cell.fromBase64(result.transaction).beginParse().skip(4 + 256 + 64 + 256 + 64 + 32).loadUint(15);
     parentPort.postMessage({ id, result });
   } catch (e) {
     parentPort.postMessage({ id, error: e instanceof Error ? e.message : String(e) });

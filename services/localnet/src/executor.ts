@@ -58,7 +58,7 @@ export class TransactionExecutor {
    * worker emulator when there are some.
    */
   async check(address: Address, account: Cell | undefined, message: Cell, p: RunParams): Promise<{ accepted: true; outMessages: number } | { rejected: string; exitCode?: number }> {
-    const e = await this.emulate(address, account, message, { ...p, skipSignatureCheck: false });
+    const e = await this.emulate(address, account, message, { ...p, skipSignatureCheck: false }, true);
     return e.success ? { accepted: true, outMessages: e.outMessages ?? outMessagesCount(Cell.fromBase64(e.transaction)) } : { rejected: e.error, exitCode: e.exitCode };
   }
 
@@ -67,8 +67,9 @@ export class TransactionExecutor {
    * returned; undefined: nonexistent — on a worker emulator when there are some, else here.
    * The answer keeps the emulator's BoCs: materialize() parses the ones a collation keeps.
    */
-  emulate(address: Address, account: Cell | string | undefined, message: Cell, p: RunParams): Promise<Emulation> {
+  emulate(address: Address, account: Cell | string | undefined, message: Cell, p: RunParams, countOutMessages = false): Promise<Emulation> {
     const job: EmulationJob = {
+      countOutMessages,
       config: this.configBase64,
       libs: this.libs ? bocBase64(this.libs) : null,
       shardAccount: typeof account === "string" ? account : bocBase64(account ?? emptyShardAccount(address)),
