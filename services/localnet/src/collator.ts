@@ -106,6 +106,9 @@ export function queuedFromMessage(message: Message): QueuedMessage {
 export async function collate(executor: TransactionExecutor, accounts: AccountStore, queue: QueuedMessage[], o: CollateOptions): Promise<Collation> {
   const out: Collation = { transactions: [], outbound: [], rejected: [], externalOut: [], endLt: o.startLt };
   const lastEnd = new Map<string, bigint>();
+  // Each account's latest state in this collation, written to `accounts` once at the end.
+  const touched = new Map<string, { workchain: number; state: string; last: ExecutedTransaction }>();
+  const latestState = (workchain: number, id: string): Cell | string | undefined => touched.get(id)?.state ?? accounts.get(workchain, id);
   let cursor = o.startLt;
   let wave = [...queue].sort((a, b) => (a.createdLt < b.createdLt ? -1 : a.createdLt > b.createdLt ? 1 : 0));
   while (wave.length > 0) {
@@ -117,7 +120,7 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
     }
     const next: QueuedMessage[] = [];
     for (let done = 0; done < todo.length; ) {
-      const runs = runWave(executor, accounts, todo.slice(done), { ...o, cursor, lastEnd });
+      const runs = runWave(executor, latestState, todo.slice(done), { ...o, cursor, lastEnd });
       for (const run of runs) {
         done++;
         const { msg, dest, id } = run;
@@ -130,7 +133,7 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
         const executed = executor.materialize(r);
         const tx = executed.transaction;
         const endLt = tx.lt + BigInt(tx.outMessagesCount) + 1n;
-        accounts.set(dest.workChain, id, executed.shardAccountCell);
+        touched.set(id, { workchain: dest.workChain, state: r.shardAccount, last: executed });
         lastEnd.set(id, endLt);
         cursor = endLt;
         out.transactions.push(collated(executed, dest, msg, endLt));
@@ -143,6 +146,7 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
     }
     wave = next;
   }
+  for (const [id, t] of touched) accounts.set(t.workchain, id, t.last.shardAccountCell);
   out.endLt = cursor;
   return out;
 }
@@ -161,7 +165,7 @@ interface PlannedRun {
  * Plans the lts of `msgs` (all for this shard) from predicted outbound counts and starts their
  * emulations: different accounts at once, one account's messages in order on its latest state.
  */
-function runWave(executor: TransactionExecutor, accounts: AccountStore, msgs: QueuedMessage[], o: CollateOptions & { cursor: bigint; lastEnd: Map<string, bigint> }): PlannedRun[] {
+function runWave(executor: TransactionExecutor, latestState: (workchain: number, id: string) => Cell | string | undefined, msgs: QueuedMessage[], o: CollateOptions & { cursor: bigint; lastEnd: Map<string, bigint> }): PlannedRun[] {
   let cursor = o.cursor;
   const lastEnd = new Map(o.lastEnd);
   const latest = new Map<string, Promise<string | undefined>>(); // the account's state BoC after its last planned run
@@ -183,11 +187,13 @@ function runWave(executor: TransactionExecutor, accounts: AccountStore, msgs: Qu
     const emulation = prior
       ? prior.then((state) => executor.emulate(dest, state, msg.cell, params))
       : (() => {
-          const before = accounts.get(dest.workChain, id);
-          // The check already ran with signature checks on this very state: the outcome is the same without.
-          return executor.emulate(dest, before, msg.cell, { ...params, skipSignatureCheck: msg.checkedOnState !== undefined && msg.checkedOnState === stateKey(before) });
+          const before = latestState(dest.workChain, id);
+          // The check already ran with signature checks on this very state (a committed one, a
+          // cell): the outcome is the same without.
+          const checked = typeof before !== "string" && msg.checkedOnState !== undefined && msg.checkedOnState === stateKey(before);
+          return executor.emulate(dest, before, msg.cell, { ...params, skipSignatureCheck: checked });
         })();
-    const stateBefore = prior ?? Promise.resolve(accounts.get(dest.workChain, id)).then((c) => (c ? bocBase64(c) : undefined));
+    const stateBefore = prior ?? Promise.resolve(latestState(dest.workChain, id)).then((c) => (c === undefined || typeof c === "string" ? c : bocBase64(c)));
     latest.set(
       id,
       Promise.all([emulation, stateBefore]).then(([e, before]) => (e.success ? e.shardAccount : before)),
@@ -204,7 +210,9 @@ function collated(e: ExecutedTransaction, account: Address, inMsg: QueuedMessage
     get shardAccount() {
       return e.shardAccount;
     },
-    shardAccountCell: e.shardAccountCell,
+    get shardAccountCell() {
+      return e.shardAccountCell;
+    },
     account,
     inMsg,
     endLt,

@@ -79,18 +79,23 @@ export class TransactionExecutor {
     return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
   }
 
-  /** The transaction and account state of a successful emulation, as cells. */
+  /**
+   * The transaction of a successful emulation as cells; the account state is parsed when first
+   * asked for (a collation keeps only each account's last state of the block).
+   */
   materialize(e: Extract<Emulation, { success: true }>): ExecutedTransaction {
     const cell = Cell.fromBase64(e.transaction);
-    const saCell = withBoc(Cell.fromBase64(e.shardAccount), e.shardAccount);
+    let saCell: Cell | undefined;
     let parsed: ShardAccount | undefined;
     return {
       transaction: loadTransaction(cell.beginParse()),
       cell,
-      get shardAccount() {
-        return (parsed ??= loadShardAccount(saCell.beginParse()));
+      get shardAccountCell() {
+        return (saCell ??= withBoc(Cell.fromBase64(e.shardAccount), e.shardAccount));
       },
-      shardAccountCell: saCell,
+      get shardAccount() {
+        return (parsed ??= loadShardAccount(this.shardAccountCell.beginParse()));
+      },
     };
   }
 
