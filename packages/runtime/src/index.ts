@@ -3,3 +3,4 @@ export * from "./config.js";
 export * from "./host.js";
 export * from "./log.js";
 export * from "./service.js";
+export * from "./lru.js";

@@ -11,7 +11,7 @@ import {
 } from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
 import { GetConsensusBlockResponseSchema, GetMasterchainInfoResponseSchema } from "@tongate/proto/gen/tongate/v2/blocks_pb.js";
 import { MASTERCHAIN_SHARD, type BlockIdExt, type ChainReader } from "./chain.js";
-import { addressParam, tonBlockId, transactionId } from "./values.js";
+import { addressParam, cellBoc, tonBlockId, transactionId } from "./values.js";
 
 /** A block id; the zero state's (getMasterchainInfo's `init`) has no shard or seqno on the wire. */
 const blockId = (b: { workchain: number; shard?: bigint; seqno?: number; root_hash: Buffer; file_hash: Buffer }) =>
@@ -33,8 +33,8 @@ export function chainMethods(chain: ChainReader) {
       return create(GetAddressInformationResponseSchema, {
         balance: a.balance,
         extraCurrencies: [],
-        code: a.code ? a.code.toBoc({ idx: false, crc32: false }) : new Uint8Array(),
-        data: a.data ? a.data.toBoc({ idx: false, crc32: false }) : new Uint8Array(),
+        code: cellBoc(a.code),
+        data: cellBoc(a.data),
         lastTransactionId: transactionId(a.lastTransLt, a.lastTransHash),
         blockId: blockId(a.block),
         frozenHash: a.frozenHash ?? new Uint8Array(),

@@ -21,7 +21,7 @@ import {
   type GetTokenDataResponse,
 } from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
 import type { ChainReader } from "./chain.js";
-import { addressParam } from "./values.js";
+import { addressParam, cellBoc } from "./values.js";
 import { runSmcMethod, type SmcRunResult } from "./smc.js";
 import { parseTokenContent, unpackError } from "./token-content.js";
 import type { StackItem } from "./tvm-stack.js";
@@ -75,7 +75,6 @@ class TokenStack {
 /** As toncenter writes addresses it read from a contract: user-friendly, bounceable, url-safe. */
 const friendly = (a: Address) => formatFriendly(a.workChain, a.hash);
 const optionalFriendly = (a: Address | null) => (a ? friendly(a) : undefined);
-const boc = (c: Cell) => c.toBoc({ idx: false, crc32: false });
 const tokenContent = (cell: Cell, what: string) => {
   const c = parseTokenContent(cell, what);
   return create(TokenContentSchema, { type: c.type, data: fromJson(ValueSchema, c.data) });
@@ -132,7 +131,7 @@ function jettonMaster(shown: string, r: SmcRunResult): Variant {
       mintable: s.int(1) !== 0n,
       adminAddress: optionalFriendly(s.address(2)),
       jettonContent: tokenContent(s.cell(3), "jetton_content"),
-      jettonWalletCode: boc(s.cell(4)),
+      jettonWalletCode: cellBoc(s.cell(4)),
     }),
   };
 }
@@ -155,7 +154,7 @@ async function jettonWallet(shown: string, address: Address, r: SmcRunResult, ru
       owner: friendly(owner),
       jetton: friendly(jetton),
       mintlessIsClaimed,
-      jettonWalletCode: boc(s.cell(3)),
+      jettonWalletCode: cellBoc(s.cell(3)),
     }),
   };
 }

@@ -35,3 +35,13 @@ export function bocParam(param: string, value: string | undefined, optional = fa
   if (roots.length !== 1) throw apiError(422, `${param}: a BoC with one root cell is expected, it has ${roots.length}`);
   return roots[0]!;
 }
+
+const bocs = new WeakMap<Cell, Uint8Array>();
+
+/** A cell's BoC as the API returns it (no index, no CRC), serialized once per cell. */
+export function cellBoc(cell: Cell | undefined): Uint8Array {
+  if (!cell) return new Uint8Array();
+  let b = bocs.get(cell);
+  if (!b) bocs.set(cell, (b = cell.toBoc({ idx: false, crc32: false })));
+  return b;
+}

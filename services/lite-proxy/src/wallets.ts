@@ -16,10 +16,9 @@ import {
 } from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
 import { AccountAddressSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import type { AccountSnapshot, ChainReader } from "./chain.js";
-import { addressParam, tonBlockId, transactionId } from "./values.js";
+import { addressParam, cellBoc, tonBlockId, transactionId } from "./values.js";
 import { detectWallet, walletData, type WalletData, type WalletKind } from "./wallet-detect.js";
 
-const boc = (c: { toBoc(o: object): Buffer } | undefined) => (c ? c.toBoc({ idx: false, crc32: false }) : new Uint8Array());
 
 /** The recognized wallet of an active account and its data fields. */
 function walletOf(a: AccountSnapshot): { kind: WalletKind; data: WalletData } | undefined {
@@ -39,7 +38,7 @@ function accountState(a: AccountSnapshot, wallet: ReturnType<typeof walletOf>): 
   const fields = { walletId: wallet?.data.walletId ?? 0, seqno: wallet?.data.seqno ?? 0 };
   if (wallet?.kind.version === 3) return state({ case: "walletV3", value: create(AccountStateWalletV3Schema, fields) });
   if (wallet?.kind.version === 4) return state({ case: "walletV4", value: create(AccountStateWalletV4Schema, fields) });
-  return state({ case: "raw", value: create(AccountStateRawSchema, { code: boc(a.code), data: boc(a.data), frozenHash: new Uint8Array() }) });
+  return state({ case: "raw", value: create(AccountStateRawSchema, { code: cellBoc(a.code), data: cellBoc(a.data), frozenHash: new Uint8Array() }) });
 }
 
 export function walletsMethods(chain: ChainReader) {

@@ -3,13 +3,14 @@
 // proofs are cut once and kept (a bounded cache for account proofs).
 import type { Cell } from "@ton/core";
 import { proveBlockHeader, proveShardAccount } from "@tongate/block";
+import { LruMap } from "@tongate/runtime";
 import type { ProofMaker } from "./liteserver/handlers.js";
 
 const MAX_ACCOUNT_PROOFS = 10_000;
 
 export function createProofMaker(): ProofMaker {
   const headers = new WeakMap<Cell, Cell>();
-  const accounts = new Map<string, Cell>();
+  const accounts = new LruMap<string, Cell>(MAX_ACCOUNT_PROOFS);
   return {
     blockHeader(block) {
       let p = headers.get(block);
@@ -20,13 +21,7 @@ export function createProofMaker(): ProofMaker {
     shardAccount(state, accountId) {
       const key = state.hash().toString("hex") + accountId.toString("hex");
       let p = accounts.get(key);
-      if (p) {
-        accounts.delete(key); // refresh its place in the LRU order
-      } else {
-        p = proveShardAccount(state, accountId, { withAccount: true });
-        if (accounts.size >= MAX_ACCOUNT_PROOFS) accounts.delete(accounts.keys().next().value!);
-      }
-      accounts.set(key, p);
+      if (!p) accounts.set(key, (p = proveShardAccount(state, accountId, { withAccount: true })));
       return p;
     },
   };

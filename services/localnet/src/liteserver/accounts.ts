@@ -2,6 +2,7 @@
 // block (the shard block comes from its ShardHashes, proven by shard_proof) or to a block of the
 // account's own workchain (no shard proof), as TON's perform_getAccountState resolves them.
 import { Address, Cell, loadAccount } from "@ton/core";
+import { LruMap } from "@tongate/runtime";
 import { accountPrefix64, lookupShardAccount, makeMerkleProof, proveShardAccount, shardContainsAccount, shardHashesList, type ShardAccount } from "@tongate/block";
 import type { TlObject } from "@tongate/tl";
 import { AccountHistory } from "../chain/account-history.js";
@@ -89,23 +90,30 @@ export function prunedAccount(account: Cell): Cell {
   return makeMerkleProof(account, (c) => !skip.has(c.hash().toString("hex")));
 }
 
+/** Serialized account proofs and states kept, by shard block, account and prunedness (blocks never change). */
+const ACCOUNT_ANSWERS = 4096;
+
 export function accountHandlers(ctx: Ctx): Record<string, LiteHandler> {
+  const answers = new LruMap<string, { proof: Buffer; state: Buffer }>(ACCOUNT_ANSWERS);
   const accountState = (q: TlObject, pruned: boolean): TlObject => {
     const acc = q.account as TlAccountId;
     const r = resolveAccount(ctx, q.id as TlBlockId, acc);
     if (!r.shardblk) {
       return { kind: "liteServer.accountState", id: tlId(r.base), shardblk: tlInvalidId(), shard_proof: r.shardProof, proof: Buffer.alloc(0), state: Buffer.alloc(0) };
     }
-    const sa = accountIn(r.shardblk, acc.id);
-    const stateProof = pruned ? proveShardAccount(r.shardblk.stateRoot, acc.id) : ctx.proofs.shardAccount(r.shardblk.stateRoot, acc.id);
-    return {
-      kind: "liteServer.accountState",
-      id: tlId(r.base),
-      shardblk: tlId(r.shardblk),
-      shard_proof: r.shardProof,
-      proof: multiBoc([stateRootProof(ctx, r.shardblk), stateProof]),
-      state: sa ? boc(pruned ? prunedAccount(sa.account) : sa.account) : Buffer.alloc(0),
-    };
+    const shardblk = r.shardblk;
+    const key = `${shardblk.id.rootHash.toString("hex")}:${acc.workchain}:${acc.id.toString("hex")}:${pruned}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      const sa = accountIn(shardblk, acc.id);
+      const stateProof = pruned ? proveShardAccount(shardblk.stateRoot, acc.id) : ctx.proofs.shardAccount(shardblk.stateRoot, acc.id);
+      answer = {
+        proof: multiBoc([stateRootProof(ctx, shardblk), stateProof]),
+        state: sa ? boc(pruned ? prunedAccount(sa.account) : sa.account) : Buffer.alloc(0),
+      };
+      answers.set(key, answer);
+    }
+    return { kind: "liteServer.accountState", id: tlId(r.base), shardblk: tlId(shardblk), shard_proof: r.shardProof, ...answer };
   };
 
   return {
