@@ -6,7 +6,7 @@ import { Address, Cell, loadAccount } from "@ton/core";
 import type { TlObject } from "@tongate/tl";
 import { ConnectError } from "@connectrpc/connect";
 import { apiError, LruMap } from "@tongate/runtime";
-import { ProofError, verifyAccountState } from "@tongate/proof";
+import { ProofError, verifyAccountState, type VerifiedAccountState } from "@tongate/proof";
 import { LiteServerError, PoolError, toApiError, type LiteserverPool, type PoolSession, type SessionOptions } from "./pool/index.js";
 
 export const MASTERCHAIN_SHARD = -(2n ** 63n);
@@ -74,7 +74,7 @@ export class ChainReader {
    * proofs and state bytes) is not parsed and verified again: that is ~2 ms of CPU, most of an
    * uncached getAddressInformation.
    */
-  private readonly verifiedAccounts = new LruMap<string, AccountSnapshot>(VERIFIED_ACCOUNTS);
+  private readonly verifiedAccounts = new LruMap<string, VerifiedAccount>(VERIFIED_ACCOUNTS);
 
   constructor(private readonly pool: LiteserverPool | undefined) {}
 
@@ -128,48 +128,61 @@ export class ChainReader {
    * checked (@tongate/proof): what the API returns is what the chain commits to.
    */
   async account(method: string, address: Address, seqno?: number): Promise<AccountSnapshot> {
-    const s = this.session(method);
-    let answer: TlObject;
-    let block: BlockIdExt;
-    try {
-      block = await this.mcBlock(s, seqno);
-      answer = await s.query({ kind: "liteServer.getAccountState", id: { kind: "tonNode.blockIdExt", ...block }, account: { kind: "liteServer.accountId", workchain: address.workChain, id: address.hash } });
-    } catch (e) {
-      throw asApiError(e, method);
-    }
-    const digest = answerDigest(block, address, answer as Partial<AccountStateBytes>);
-    const known = digest === undefined ? undefined : this.verifiedAccounts.get(digest);
-    if (known) return known;
-    const snap = this.snapshot(method, block, address, answer);
-    if (digest !== undefined) this.verifiedAccounts.set(digest, snap);
+    const v = await this.withSession(method, async (s) => this.verifiedAccount(s, method, address, await this.mcBlock(s, seqno)));
+    let snap = snapshots.get(v);
+    if (!snap) snapshots.set(v, (snap = snapshotOf(v.block, v.state)));
     return snap;
   }
 
-  private snapshot(method: string, block: BlockIdExt, address: Address, answer: TlObject): AccountSnapshot {
-    let v;
+  /**
+   * liteServer.getAccountState at `block`, its proofs checked (a failed check is a 502). Every call
+   * asks the liteserver; an answer identical to one already verified (same block, account, proofs
+   * and state bytes) is not parsed and verified again: that was ~2 ms of CPU, most of an uncached
+   * getAddressInformation.
+   */
+  async verifiedAccount(s: PoolSession, method: string, address: Address, block: BlockIdExt): Promise<VerifiedAccount> {
+    const answer = await s.query({ kind: "liteServer.getAccountState", id: { kind: "tonNode.blockIdExt", ...block }, account: { kind: "liteServer.accountId", workchain: address.workChain, id: address.hash } });
+    const digest = answerDigest(block, address, answer as Partial<AccountStateBytes>);
+    const known = digest === undefined ? undefined : this.verifiedAccounts.get(digest);
+    if (known) return known;
+    let state: VerifiedAccountState;
     try {
-      v = verifyAccountState(answer, { kind: "tonNode.blockIdExt", ...block }, { workchain: address.workChain, id: address.hash });
+      state = verifyAccountState(answer, { kind: "tonNode.blockIdExt", ...block }, { workchain: address.workChain, id: address.hash });
     } catch (e) {
       if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
       throw e;
     }
-    const base = { block, balance: 0n, status: "uninitialized" as AccountStatus, lastTransLt: 0n, lastTransHash: Buffer.alloc(32), syncUtime: v.genUtime ?? 0 };
-    if (!v.shardAccount || !v.account) return base;
-    const last = { lastTransLt: v.shardAccount.lastTransLt, lastTransHash: v.shardAccount.lastTransHash };
-    const slice = v.account.beginParse();
-    if (!slice.loadBit()) return { ...base, ...last };
-    const account = loadAccount(slice);
-    const st = account.storage.state;
-    const snap: AccountSnapshot = { ...base, ...last, balance: account.storage.balance.coins };
-    if (st.type === "active") {
-      snap.status = "active";
-      snap.code = st.state.code ?? undefined;
-      snap.data = st.state.data ?? undefined;
-    } else if (st.type === "frozen") {
-      snap.status = "frozen";
-      snap.frozenHash = Buffer.from(st.stateHash.toString(16).padStart(64, "0"), "hex");
-    }
-    return snap;
+    const v = { block, state };
+    if (digest !== undefined) this.verifiedAccounts.set(digest, v);
+    return v;
   }
+}
 
+/** A verified account answer and the masterchain block it was read at. */
+export interface VerifiedAccount {
+  block: BlockIdExt;
+  state: VerifiedAccountState;
+}
+
+/** Snapshots derived from verified answers, kept as long as the answer is. */
+const snapshots = new WeakMap<VerifiedAccount, AccountSnapshot>();
+
+function snapshotOf(block: BlockIdExt, v: VerifiedAccountState): AccountSnapshot {
+  const base = { block, balance: 0n, status: "uninitialized" as AccountStatus, lastTransLt: 0n, lastTransHash: Buffer.alloc(32), syncUtime: v.genUtime ?? 0 };
+  if (!v.shardAccount || !v.account) return base;
+  const last = { lastTransLt: v.shardAccount.lastTransLt, lastTransHash: v.shardAccount.lastTransHash };
+  const slice = v.account.beginParse();
+  if (!slice.loadBit()) return { ...base, ...last };
+  const account = loadAccount(slice);
+  const st = account.storage.state;
+  const snap: AccountSnapshot = { ...base, ...last, balance: account.storage.balance.coins };
+  if (st.type === "active") {
+    snap.status = "active";
+    snap.code = st.state.code ?? undefined;
+    snap.data = st.state.data ?? undefined;
+  } else if (st.type === "frozen") {
+    snap.status = "frozen";
+    snap.frozenHash = Buffer.from(st.stateHash.toString(16).padStart(64, "0"), "hex");
+  }
+  return snap;
 }

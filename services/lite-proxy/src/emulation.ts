@@ -5,9 +5,9 @@
 import { beginCell, Cell, CellType, Dictionary, loadAccount, type Account, type Address } from "@ton/core";
 import { Executor } from "@ton/sandbox";
 import { apiError } from "@tongate/runtime";
-import { ProofError, verifyAccountState, verifyConfig } from "@tongate/proof";
+import { ProofError, verifyConfig, type VerifiedAccountState } from "@tongate/proof";
 import type { TlObject } from "@tongate/tl";
-import type { BlockIdExt } from "./chain.js";
+import type { BlockIdExt, ChainReader, VerifiedAccount } from "./chain.js";
 import type { PoolSession } from "./pool/index.js";
 
 let executor: Promise<Executor> | undefined;
@@ -43,10 +43,17 @@ export interface AccountAtBlock {
   genUtime: number;
 }
 
-/** The account at a masterchain block, with its proofs checked. */
-export async function readAccount(s: PoolSession, method: string, address: Address, block: BlockIdExt): Promise<AccountAtBlock> {
-  const answer = await s.query({ kind: "liteServer.getAccountState", id: tlBlock(block), account: { kind: "liteServer.accountId", workchain: address.workChain, id: address.hash } });
-  const v = verified(method, () => verifyAccountState(answer, tlBlock(block), { workchain: address.workChain, id: address.hash }));
+const accountsAtBlock = new WeakMap<VerifiedAccount, AccountAtBlock>();
+
+/** The account at a masterchain block, with its proofs checked (ChainReader.verifiedAccount). */
+export async function readAccount(chain: ChainReader, s: PoolSession, method: string, address: Address, block: BlockIdExt): Promise<AccountAtBlock> {
+  const verifiedAccount = await chain.verifiedAccount(s, method, address, block);
+  let a = accountsAtBlock.get(verifiedAccount);
+  if (!a) accountsAtBlock.set(verifiedAccount, (a = accountAtBlock(block, verifiedAccount.state)));
+  return a;
+}
+
+function accountAtBlock(block: BlockIdExt, v: VerifiedAccountState): AccountAtBlock {
   const lastTransLt = v.shardAccount?.lastTransLt ?? 0n;
   const lastTransHash = v.shardAccount?.lastTransHash ?? Buffer.alloc(32);
   const accountCell = v.account ?? beginCell().storeBit(0).endCell();

@@ -83,7 +83,7 @@ export interface EstimateInput {
 export function estimateFees(chain: ChainReader, method: string, input: EstimateInput): Promise<FeeEstimate> {
   return chain.withSession(method, async (s) => {
     const block = await chain.mcBlock(s, undefined);
-    const acc = await readAccount(s, method, input.address, block);
+    const acc = await readAccount(chain, s, method, input.address, block);
     // A StateInit deploys only an account without code, and only the one its hash addresses.
     if (input.init && acc.account?.storage.state.type !== "active" && !contractAddress(input.address.workChain, input.init).equals(input.address)) {
       throw apiError(422, `init_code, init_data: their StateInit is that of ${contractAddress(input.address.workChain, input.init).toString()}, not of address ${input.address.toString()}`);
@@ -97,7 +97,7 @@ export function estimateFees(chain: ChainReader, method: string, input: Estimate
     const destinations: Fees[] = [];
     for (const out of src.transaction.outMessages.values()) {
       if (out.info.type !== "internal") continue;
-      const dst = await readAccount(s, method, out.info.dest, block);
+      const dst = await readAccount(chain, s, method, out.info.dest, block);
       const cell = beginCell().store(storeMessage(out)).endCell();
       const r = await execute(s, method, block, dst, cell, { lt: (dst.lastTransLt > out.info.createdLt ? dst.lastTransLt : out.info.createdLt) + 1n, initCode: out.init?.code, ignoreChksig: false });
       if (!r.transaction) throw new Error(`${method}: the emulator did not execute the internal message to ${out.info.dest.toString()}: ${r.rejected?.error}`);

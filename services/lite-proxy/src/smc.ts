@@ -50,7 +50,7 @@ export async function runSmcMethod(chain: ChainReader, method: string, address: 
   const methodId = getMethodId(getMethod);
   return chain.withSession(method, async (s) => {
     const block = await chain.mcBlock(s, seqno);
-    const acc = await readAccount(s, method, address, block);
+    const acc = await readAccount(chain, s, method, address, block);
     const base = { block, lastTransactionId: { lt: acc.lastTransLt, hash: acc.lastTransHash } };
     const state = acc.account?.storage.state;
     if (!acc.account || state?.type !== "active" || !state.state.code) return { ...base, exitCode: EXIT_NO_CODE, gasUsed: 0n, stack: [] };
