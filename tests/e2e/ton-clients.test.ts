@@ -4,10 +4,11 @@
 // the liteserver holds.
 import { Address, internal, toNano } from "@ton/core";
 import { TonClient, WalletContractV4 } from "@ton/ton";
-import { buildShardState, deriveKeyPair, Localnet, localnetProofs } from "@tongate/localnet";
+import { deriveKeyPair, type Localnet } from "@tongate/localnet";
 import tonweb from "tonweb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbedded, type Embedded } from "../support/embedded.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 // tonweb is CommonJS whose module.exports is the class its types call the default export.
 const TonWeb = tonweb as unknown as typeof tonweb.default;
@@ -20,7 +21,7 @@ const mine = WalletContractV4.create({ workchain: 0, publicKey: key.publicKey })
 const friend = new Address(0, Buffer.alloc(32, 0x42));
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "ton-clients", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "ton-clients" });
   await net.chain.seal();
   t = await startEmbedded({ globalConfig: net.globalConfig() });
   client = new TonClient({ endpoint: `${t.url}/api/v2/jsonRPC` });

@@ -5,17 +5,18 @@
 import { ScalarType } from "@bufbuild/protobuf";
 import { beginCell } from "@ton/core";
 import { Format } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
-import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conventionOf, type FieldConvention } from "../../gateway/src/codec/conventions.js";
 import type { Route } from "../../gateway/src/routes.js";
 import { startEmbedded, type Embedded } from "../support/embedded.js";
 import { rng } from "../support/rng.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "fuzz", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "fuzz" });
   await net.chain.seal();
   await net.chain.seal();
   t = await startEmbedded({ globalConfig: net.globalConfig() });

@@ -2,10 +2,11 @@
 // blocks of traffic. Every answer is checked against v2.json and against the blocks the localnet holds.
 import { Address } from "@ton/core";
 import { verifyBlockLinkBack, type LiteServerBlockLinkBack } from "@tongate/proof";
-import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -13,7 +14,7 @@ let t: Embedded;
 const MC_SHARD = "-9223372036854775808";
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-blocks", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-blocks" });
   // Traffic: two transfers, each sealed in a block of its own, then an empty block.
   await net.faucet(new Address(0, Buffer.alloc(32, 0x11)), 3_000_000_000n);
   await net.faucet(new Address(0, Buffer.alloc(32, 0x22)), 2_000_000_000n);

@@ -2,12 +2,13 @@
 // cache option, hits marked ":c" in @extra, errors never kept, one entry for every spelling of a request,
 // memory bounded by entries per RPC and a byte budget.
 import { create } from "@bufbuild/protobuf";
-import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import type { Localnet } from "@tongate/localnet";
 import { GetAddressInformationRequestSchema } from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { AnswerCache } from "../../gateway/src/cache.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -16,7 +17,7 @@ let clock = 0;
 const BUDGET = 1 << 20;
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-cache", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-cache" });
   await net.chain.seal();
   t = await startEmbedded({ globalConfig: net.globalConfig() }, { cache: { maxBytes: BUDGET, now: () => clock } });
 });

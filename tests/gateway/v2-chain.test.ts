@@ -1,16 +1,17 @@
 // API v2 methods that read the chain: gateway → lite-proxy → liteserver pool →
 // ADNL → a localnet, checked against what the chain holds and against v2.json.
 import { Address, Cell } from "@ton/core";
-import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-chain", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-chain" });
   await net.chain.seal();
   t = await startEmbedded({ globalConfig: net.globalConfig() });
 });

@@ -2,10 +2,11 @@
 // whose masterchain state also holds one public library (put there by a state builder of this test).
 import { Address, beginCell, Cell, Dictionary } from "@ton/core";
 import { libDescr, loadShardStateUnsplit, shardStateCell, type ShardStateOther } from "@tongate/block";
-import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import { buildShardState, type Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -24,7 +25,7 @@ const withLibrary: typeof buildShardState = (input) => {
 };
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-config", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: withLibrary, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-config", buildState: withLibrary });
   await net.chain.seal();
   await net.chain.seal();
   t = await startEmbedded({ globalConfig: net.globalConfig() });

@@ -5,12 +5,13 @@
 import { readFileSync } from "node:fs";
 import { compileFunc } from "@ton-community/func-js";
 import { Address, beginCell, Cell, loadShardAccount, toNano } from "@ton/core";
-import { buildShardState, getMethodId, Localnet, localnetProofs } from "@tongate/localnet";
+import { getMethodId, type Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { LocalnetSender, runGetMethod } from "../support/localnet-deploy.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
 import { libraryRefs } from "../../services/lite-proxy/src/emulation.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -19,7 +20,7 @@ let echo: Address;
 let before: { block: number; seqno: number };
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-get-methods", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-get-methods" });
   await net.chain.seal();
   const compiled = await compileFunc({ targets: ["stack-echo.fc"], sources: (path) => readFileSync(new URL(`../support/contracts/${path}`, import.meta.url), "utf8") });
   if (compiled.status === "error") throw new Error(compiled.message);

@@ -1,16 +1,17 @@
 // Acceptance of lite-proxy's liteserver pool through the gateway: one localnet serving three liteservers
 // over ADNL, continuous load of API v2 reads, and one liteserver stopped, then one made to lag (its
 // getMasterchainInfo frozen while the chain goes on). No request may fail; /healthz shows the pool's view.
-import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
 
 beforeAll(async () => {
   const listen = [0, 1, 2].map(() => ({ host: "127.0.0.1", port: 0 }));
-  net = await Localnet.start({ seed: "v2-pool", wallets: 1, listen, buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-pool", listen });
   await net.chain.seal();
   t = await startEmbedded({ globalConfig: net.globalConfig() });
 });

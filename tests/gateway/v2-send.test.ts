@@ -3,11 +3,12 @@
 // compared with the fees of the transactions the chain then executed.
 import { Address, beginCell, Cell, external, internal, loadTransaction, SendMode, storeMessage, toNano, type Message, type Transaction } from "@ton/core";
 import { WalletContractV3R2, WalletContractV4 } from "@ton/ton";
-import { buildShardState, deriveKeyPair, Localnet, localnetProofs } from "@tongate/localnet";
+import { deriveKeyPair, type Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { runGetMethod } from "../support/localnet-deploy.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -16,7 +17,7 @@ let sender: { wallet: WalletContractV4; secretKey: Buffer };
 let receiver: Address;
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-send", wallets: 2, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-send", wallets: 2 });
   await net.chain.seal();
   const g = net.genesis.wallets[2]!;
   sender = { wallet: WalletContractV4.create({ workchain: 0, publicKey: g.keyPair.publicKey }), secretKey: g.keyPair.secretKey };

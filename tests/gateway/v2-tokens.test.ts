@@ -4,7 +4,7 @@
 // contracts answer on the chain itself and against toncenter's v2.json.
 import { createHash } from "node:crypto";
 import { Address, beginCell, Cell, toNano, type StateInit } from "@ton/core";
-import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   chunked,
@@ -25,6 +25,7 @@ import {
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { LocalnetSender, runGetMethod } from "../support/localnet-deploy.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 const PATH = "/api/v2/getTokenData";
 const LONG_DESCRIPTION = "A jetton deployed on a localnet to test getTokenData. Its description is longer than one cell holds (127 bytes), so it goes on in a ref ✓";
@@ -71,7 +72,7 @@ async function failing(address: string, status: number) {
 const deployed = (name: ContractName, data: Cell, value = toNano("0.2")) => admin.deploy({ code: code[name], data } satisfies StateInit, value);
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-tokens", wallets: 2, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-tokens", wallets: 2 });
   admin = new LocalnetSender(net, net.genesis.wallets[1]!);
   holder = new LocalnetSender(net, net.genesis.wallets[2]!);
   const names: ContractName[] = ["jetton-minter", "jetton-wallet", "nft-collection", "nft-item"];

@@ -4,11 +4,12 @@
 // the localnet holds.
 import { Address, beginCell, Cell, external, internal, loadTransaction, SendMode, storeMessage, type MessageRelaxed } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
-import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import type { Localnet } from "@tongate/localnet";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { v2ErrorErrors, v2ResponseErrors, v2Spec } from "../support/v2-schema.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -30,7 +31,7 @@ function schemaErrors(name: string, value: unknown): string | null {
 }
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-transactions", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-transactions" });
   const w = net.genesis.wallets.find((x) => x.version === "v4r2")!;
   const contract = WalletContractV4.create({ workchain: 0, publicKey: w.keyPair.publicKey });
   wallet = contract.address;

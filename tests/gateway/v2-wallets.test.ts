@@ -3,7 +3,7 @@
 // wallet and an address with no account — each answer checked against the chain and against v2.json.
 import { Address, beginCell, Cell, external, internal, loadShardAccount, storeMessage, toNano, type StateInit } from "@ton/core";
 import { WalletContractV1R3, WalletContractV2R2, WalletContractV3R2 } from "@ton/ton";
-import { buildShardState, deriveKeyPair, Localnet, localnetProofs } from "@tongate/localnet";
+import { deriveKeyPair, type Localnet } from "@tongate/localnet";
 import { packAddress } from "@tongate/ton";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { detectWallet, walletData } from "../../services/lite-proxy/src/wallet-d
 import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { LocalnetSender, runGetMethod } from "../support/localnet-deploy.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
+import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -32,7 +33,7 @@ async function deployWallet(address: Address, init: StateInit, body: Cell) {
 }
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "v2-wallets", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await startTestLocalnet({ seed: "v2-wallets" });
   await net.chain.seal();
   const sk = key.secretKey;
   await deployWallet(v1.address, v1.init, v1.createTransfer({ seqno: 0, secretKey: sk, message: tip }));

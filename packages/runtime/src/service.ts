@@ -32,7 +32,7 @@ export interface ServiceModule<S extends DescService = DescService> {
 }
 
 /** /healthz of services in this process: ok when every one is, with each one's detail by name. */
-export function healthOf(services: { name: string; running: RunningService }[]): () => Promise<{ ok: boolean; detail: JsonValue }> {
+export function healthOf(services: { name: string; running: RunningService }[]): () => Promise<{ ok: boolean; detail?: JsonValue }> {
   return () => {
     const detail: Record<string, JsonValue> = {};
     let ok = true;
@@ -42,7 +42,8 @@ export function healthOf(services: { name: string; running: RunningService }[]):
       ok &&= h.ok;
       if (h.detail !== undefined) detail[s.name] = h.detail;
     }
-    return Promise.resolve({ ok, detail });
+    // No service reporting: just {"status":"ok"}.
+    return Promise.resolve(Object.keys(detail).length ? { ok, detail } : { ok });
   };
 }
 
