@@ -1,6 +1,7 @@
 // The route table, built from the google.api.http annotations of the services'
 // descriptors: no per-endpoint code. A path's prefix decides its API flavour
-// (v2's {ok,result} envelope or v3's plain JSON).
+// (v2's {ok,result} envelope or v3's plain JSON; the admin API under /api/admin/
+// answers in v3's plain shape).
 import { getOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "@tongate/proto/gen/google/api/http_pb.js";
@@ -26,8 +27,10 @@ export interface RouteTable {
   byRpcName: Map<string, Route>;
 }
 
+export const ADMIN_PREFIX = "/api/admin/";
+
 export const flavourOf = (path: string): ApiFlavour | undefined =>
-  path.startsWith("/api/v2/") ? "v2" : path.startsWith("/api/v3/") ? "v3" : undefined;
+  path.startsWith("/api/v2/") ? "v2" : path.startsWith("/api/v3/") || path.startsWith(ADMIN_PREFIX) ? "v3" : undefined;
 
 function bindings(rule: HttpRule): HttpRule[] {
   return [rule, ...rule.additionalBindings];
@@ -46,7 +49,7 @@ export function buildRoutes(services: DescService[]): RouteTable {
         const path = p.value;
         if (path.includes("{")) throw new Error(`${method.name}: path templates are not supported (${path})`);
         const flavour = flavourOf(path);
-        if (!flavour) throw new Error(`${method.name}: ${path} is outside /api/v2/ and /api/v3/`);
+        if (!flavour) throw new Error(`${method.name}: ${path} is outside /api/v2/, /api/v3/ and ${ADMIN_PREFIX}`);
         const route: Route = {
           service,
           method,
