@@ -1,0 +1,78 @@
+// ratelimit: API keys, plans and request-rate limits. The gateway asks it about
+// every client (Lease: a few tokens of the client's limit at once, admitted
+// locally; Check: one request), and the admin RPCs manage the keys. State: buckets
+// in memory (one process: every gateway that leases from it shares them; or NATS
+// JetStream KV with --nats-url), keys in <data-dir>/api-keys.json (or memory).
+import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
+import { ConfigError, defineService, type OptionSpec } from "@tongate/runtime";
+import { adminMethods, resolveAdminToken } from "./admin.js";
+import { MemoryBucketStore, type BucketStore } from "./bucket-store.js";
+import { KeyStore } from "./key-store.js";
+import { Limiter } from "./limiter.js";
+import { limitsFromOptions } from "./plans.js";
+
+export { KeyStore, hashSecret, idOfHash, KEYS_FILE, type KeyRecord } from "./key-store.js";
+export { Limiter, LEASE_VALID_MS, UNKNOWN_KEY_REASON } from "./limiter.js";
+export { DEFAULT_PLANS, DEFAULT_KEYLESS_RPS, CUSTOM_PLAN, limitsFromOptions, parseLimits, type Limits } from "./plans.js";
+export { MemoryBucketStore, type BucketStore } from "./bucket-store.js";
+export { ADMIN_TOKEN_FILE, ADMIN_TOKEN_ERROR } from "./admin.js";
+
+/** The command-line options the service reads (`data-dir` is shared with localnet under `start`). */
+export const rateLimitOptions: OptionSpec[] = [
+  { name: "data-dir", description: "ratelimit: keep API keys in DIR/api-keys.json and the generated admin token in DIR/admin-token (default: memory only)" },
+  { name: "admin-token", description: "ratelimit: token of the admin RPCs (/api/admin/v1/keys/*); default: DIR/admin-token, or one generated per process and logged" },
+  { name: "ratelimit-config", description: 'ratelimit: JSON file {"keylessRps": 1, "plans": {"free": 10, "plus": 25, "advanced": 100}}' },
+  { name: "keyless-rps", description: "ratelimit: requests per second per client address without a key (default 1; overrides the config file)" },
+  { name: "nats-url", description: "ratelimit: keep the buckets in NATS JetStream KV at this URL, shared by several ratelimit processes (default: memory)" },
+];
+
+/** An option given as kebab-case (flags) or camelCase (in-process callers). */
+function option(options: Record<string, unknown>, kebab: string): string | undefined {
+  const camel = kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  const v = options[kebab] ?? options[camel];
+  if (v === undefined || v === null || v === "") return undefined;
+  if (typeof v === "number") return String(v);
+  if (typeof v !== "string") throw new ConfigError(`--${kebab}: expected one value`);
+  return v;
+}
+
+export const rateLimitService = defineService({
+  name: "ratelimit",
+  service: RateLimit,
+  async start(ctx) {
+    const o = ctx.options;
+    const now = typeof o.clock === "function" ? (o.clock as () => number) : Date.now;
+    const dataDir = option(o, "data-dir");
+    const limits = limitsFromOptions({ config: option(o, "ratelimit-config"), keylessRps: option(o, "keyless-rps") });
+    const keys = new KeyStore({
+      dir: dataDir,
+      now,
+      onReloadError: (err) => ctx.log.error({ err }, "API keys file changed but cannot be read; the keys read before stay in force"),
+    });
+    const natsUrl = option(o, "nats-url");
+    let buckets: BucketStore;
+    if (natsUrl) {
+      const { NatsBucketStore } = await import("./nats-store.js");
+      buckets = await NatsBucketStore.connect(natsUrl, now, ctx.log);
+    } else {
+      buckets = new MemoryBucketStore(now);
+    }
+    const limiter = new Limiter(keys, buckets, limits, now);
+    const adminToken = resolveAdminToken({ token: option(o, "admin-token"), dataDir }, ctx.log);
+    ctx.log.debug({ keylessRps: limits.keylessRps, plans: limits.plans, keys: keys.file ?? "memory", buckets: natsUrl ?? "memory" }, "ratelimit ready");
+    return {
+      impl: {
+        async check(req) {
+          return { decision: await limiter.check(req.client, req.cost) };
+        },
+        async lease(req) {
+          return limiter.lease(req.client, req.want);
+        },
+        ...adminMethods(keys, limiter, limits, adminToken, ctx.log),
+      },
+      close: async () => {
+        await buckets.close?.();
+      },
+    };
+  },
+});
