@@ -15,6 +15,8 @@ const ASSETS: Record<string, string> = {
   "favicon-32x32.png": "image/png",
 };
 
+const SWAGGER = "/api/v2/swagger/";
+
 const indexHtml = (spec: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tongate API</title>
 <link rel="stylesheet" href="/api/v2/swagger/swagger-ui.css"><link rel="icon" href="/api/v2/swagger/favicon-32x32.png"></head>
@@ -33,9 +35,16 @@ export class ApiDocs {
 
   constructor(private readonly routes: RouteTable) {}
 
+  /** A documentation path (these are not rate-limited). */
+  answers(path: string, method: string): boolean {
+    if (method !== "GET" && method !== "HEAD") return false;
+    if (path.startsWith(SWAGGER)) return path === `${SWAGGER}init.js` || Object.hasOwn(ASSETS, path.slice(SWAGGER.length));
+    return path === "/api/v2/openapi.json" || path === "/api/v3/openapi.json" || path === "/api/v2" || path === "/api/v3";
+  }
+
   /** Answers the documentation paths; false for any other path. */
   serve(path: string, method: string, res: ServerResponse): boolean {
-    if (method !== "GET" && method !== "HEAD") return false;
+    if (!this.answers(path, method)) return false;
     if (path === "/api/v2/openapi.json" || path === "/api/v3/openapi.json") {
       const flavour = path.startsWith("/api/v2") ? "v2" : "v3";
       let body = this.specs.get(flavour);
@@ -47,14 +56,13 @@ export class ApiDocs {
       send(res, 200, "text/html; charset=utf-8", indexHtml(`${path}/openapi.json`));
       return true;
     }
-    if (path === "/api/v2/swagger/init.js") {
+    if (path === `${SWAGGER}init.js`) {
       send(res, 200, "application/javascript", initJs);
       return true;
     }
-    if (path.startsWith("/api/v2/swagger/")) {
-      const name = path.slice("/api/v2/swagger/".length);
-      const type = ASSETS[name];
-      if (!type) return false;
+    if (path.startsWith(SWAGGER)) {
+      const name = path.slice(SWAGGER.length);
+      const type = ASSETS[name]!;
       this.assetDir ??= (require("swagger-ui-dist") as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
       send(res, 200, type, readFileSync(join(this.assetDir, name)), "public, max-age=86400");
       return true;

@@ -2,6 +2,8 @@
 // Generic: routes come from the descriptors, requests are parsed and checked by
 // the codec, results rendered by toncenter's conventions and wrapped in the
 // API's envelope. Also serves /jsonRPC, /healthz, /metrics and the API docs.
+// With rate limiting on, every request counts except health, metrics, CORS
+// preflights, the API docs and the admin API (ratelimit/exempt.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DescMethodUnary, DescService, JsonValue, Message } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -13,6 +15,10 @@ import { errorBody, newExtra, successBody, type RpcEcho } from "./envelope.js";
 import { GatewayMetrics } from "./metrics.js";
 import { buildRoutes, flavourOf, type ApiFlavour, type Route, type RouteTable } from "./routes.js";
 import { ApiDocs } from "./docs.js";
+import { Decision_Outcome, RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
+import { IdentityError, type ClientIdentity } from "./ratelimit/client-identity.js";
+import { isExempt } from "./ratelimit/exempt.js";
+import { RateLimiter, type Admission, type RateLimitOptions } from "./ratelimit/limiter.js";
 
 export interface Upstream {
   service: DescService;
@@ -34,6 +40,8 @@ export interface GatewayOptions {
   cache?: AnswerCacheOptions;
   /** Answers /healthz: true when every dependency is ready. */
   health?: () => Promise<{ ok: boolean; detail?: JsonValue }>;
+  /** Rate limits and API keys by the RateLimit upstream (which must be among `upstreams`); off without it. */
+  rateLimit?: RateLimitOptions;
 }
 
 /** Query or body keys that belong to the edge, not to any method. */
@@ -53,6 +61,7 @@ interface Reply {
   status: number;
   body: JsonValue;
   route: string;
+  headers?: Record<string, string>;
 }
 
 export class Gateway {
@@ -65,6 +74,7 @@ export class Gateway {
   private readonly timeoutMs: number;
   private readonly maxBatch: number;
   private readonly cache: AnswerCache | undefined;
+  private readonly limiter: RateLimiter | undefined;
 
   constructor(private readonly opts: GatewayOptions) {
     for (const u of opts.upstreams) this.transports.set(u.service, u.transport);
@@ -78,6 +88,11 @@ export class Gateway {
       const cache = new AnswerCache(opts.upstreams.flatMap((u) => u.service.methods), opts.cache);
       this.metrics.watchCache(() => cache.stats());
       this.cache = cache;
+    }
+    if (opts.rateLimit) {
+      const upstream = opts.upstreams.find((u) => u.service.typeName === RateLimit.typeName);
+      if (!upstream) throw new Error("rate limiting needs the RateLimit service among the upstreams");
+      this.limiter = new RateLimiter(upstream.transport, opts.rateLimit, this.timeoutMs);
     }
   }
 
@@ -101,6 +116,7 @@ export class Gateway {
           "content-type": "application/json; charset=utf-8",
           "content-length": Buffer.byteLength(payload),
           ...CORS,
+          ...reply.headers,
         });
         res.end(payload);
       }
@@ -116,12 +132,48 @@ export class Gateway {
     const rawPath = qi < 0 ? url : url.slice(0, qi);
     const query = qi < 0 ? "" : url.slice(qi + 1);
     const method = req.method ?? "GET";
-    let path: string;
+    let path: string | undefined;
     try {
       path = canonicalPath(rawPath);
     } catch {
-      return this.error("v2", 400, `the path ${JSON.stringify(rawPath.slice(0, 100))} is not valid percent-encoding`, "invalid");
+      path = undefined;
     }
+    if (!this.limiter || (path !== undefined && isExempt(path, method, this.docs))) return this.serve(req, res, path, rawPath, query, method);
+
+    // Counted: every other request, whatever its path (an unknown or malformed one too).
+    const flavour = flavourOf((path ?? rawPath) + "/") ?? "v2";
+    let client: ClientIdentity;
+    try {
+      client = this.limiter.identify(req, query);
+    } catch (err) {
+      if (err instanceof IdentityError) return this.error(flavour, err.status, err.message, "ratelimit");
+      throw err;
+    }
+    // /jsonRPC is counted per call, once its body is read.
+    if (path === JSON_RPC_PATH && method === "POST") return this.jsonRpc(req, client);
+    const admission = await this.admit(client, 1);
+    if (admission.status) return { ...this.error(flavour, admission.status, admission.message, "ratelimit"), headers: admission.headers };
+    const reply = await this.serve(req, res, path, rawPath, query, method);
+    if (reply) reply.headers = admission.headers;
+    return reply;
+  }
+
+  /** Takes `cost` tokens of the client's limit; a failure to reach the limiter refuses the request. */
+  private async admit(client: ClientIdentity, cost: number): Promise<Admission> {
+    try {
+      const a = await this.limiter!.admit(client, cost);
+      this.metrics.rateLimitDecision(a.outcome);
+      return a;
+    } catch (err) {
+      this.metrics.rateLimitDecision(undefined);
+      const { status, message } = this.classify(err, undefined);
+      return { status, message: `the rate limiter did not answer: ${message}`, headers: {}, outcome: Decision_Outcome.UNSPECIFIED };
+    }
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, path: string | undefined, rawPath: string, query: string, method: string): Promise<Reply | null> {
+    const url = req.url ?? "/";
+    if (path === undefined) return this.error("v2", 400, `the path ${JSON.stringify(rawPath.slice(0, 100))} is not valid percent-encoding`, "invalid");
     const flavour = flavourOf(path + "/") ?? "v2";
     if (url.length > this.maxUrl) return this.error(flavour, 414, `the request target is longer than ${this.maxUrl} characters`, "invalid");
     if (method === "OPTIONS") {
@@ -210,14 +262,35 @@ export class Gateway {
 
   // ---- /jsonRPC ---------------------------------------------------------
 
-  private async jsonRpc(req: IncomingMessage): Promise<Reply> {
+  /** `client`: the caller when rate limiting is on (a batch takes one token per call, all or none). */
+  private async jsonRpc(req: IncomingMessage, client?: ClientIdentity): Promise<Reply> {
     let body: unknown;
+    let failed: Reply | undefined;
     try {
       body = await readJson(req, this.maxBody);
     } catch (err) {
       const { status, message } = this.classify(err, undefined);
-      return { status, body: errorBody("v2", status, message, "_", {}), route: JSON_RPC_PATH };
+      failed = { status, body: errorBody("v2", status, message, "_", {}), route: JSON_RPC_PATH };
     }
+    if (!client) return failed ?? this.jsonRpcBody(body);
+    const calls = Array.isArray(body) && body.length > 0 && body.length <= this.maxBatch ? body.length : 1;
+    const admission = await this.admit(client, calls);
+    if (admission.status) return { ...this.jsonRpcRefusal(body, admission), headers: admission.headers };
+    const reply = failed ?? (await this.jsonRpcBody(body));
+    return { ...reply, headers: admission.headers };
+  }
+
+  /** A refused /jsonRPC request: the error in the JSON-RPC envelope of each call (id and jsonrpc echoed). */
+  private jsonRpcRefusal(body: unknown, a: Admission): Reply {
+    const one = (call: unknown) => {
+      const c = call !== null && typeof call === "object" && !Array.isArray(call) ? (call as Record<string, JsonValue>) : {};
+      const extra = typeof c["@extra"] === "string" ? c["@extra"] : newExtra();
+      return errorBody("v2", a.status, a.message, extra, { jsonrpc: c.jsonrpc ?? "2.0", id: c.id });
+    };
+    return { status: a.status, body: Array.isArray(body) && body.length > 0 ? body.map(one) : one(body), route: "ratelimit" };
+  }
+
+  private async jsonRpcBody(body: unknown): Promise<Reply> {
     if (Array.isArray(body)) {
       if (body.length === 0) return this.error("v2", 422, "an empty JSON-RPC batch", JSON_RPC_PATH);
       if (body.length > this.maxBatch) return this.error("v2", 422, `a JSON-RPC batch may hold at most ${this.maxBatch} calls, got ${body.length}`, JSON_RPC_PATH);

@@ -1,5 +1,7 @@
-// Prometheus metrics of the HTTP edge: requests and latency per route and status, answer cache use.
+// Prometheus metrics of the HTTP edge: requests and latency per route and status, answer cache use,
+// rate-limit decisions.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Decision_Outcome } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import type { CacheStats } from "./cache.js";
 
 export class GatewayMetrics {
@@ -25,6 +27,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  private readonly rateLimitDecisions = new Counter({
+    name: "tongate_ratelimit_decisions_total",
+    help: "Rate-limit decisions on counted requests, by outcome (allowed, unknown_key, forbidden, limited; error: the limiter did not answer)",
+    labelNames: ["outcome"],
+    registers: [this.registry],
+  });
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "tongate_" });
   }
@@ -33,6 +41,12 @@ export class GatewayMetrics {
     const s = String(status);
     this.requests.inc({ route, method, status: s });
     this.latency.observe({ route, status: s }, seconds);
+  }
+
+  /** `outcome` undefined: the limiter did not answer. */
+  rateLimitDecision(outcome: Decision_Outcome | undefined): void {
+    const known = outcome !== undefined && outcome !== Decision_Outcome.UNSPECIFIED;
+    this.rateLimitDecisions.inc({ outcome: known ? Decision_Outcome[outcome]!.toLowerCase() : "error" });
   }
 
   cacheLookup(rpc: string, hit: boolean): void {

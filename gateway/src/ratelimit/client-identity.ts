@@ -1,0 +1,82 @@
+// Who is asking, as the rate limiter counts it: the API key, the client's IP
+// address and the Origin header. The key comes from the X-API-Key header or the
+// api_key query parameter (toncenter's two ways); a key in a JSON body is not
+// one (toncenter documents only these two, and the limit is decided before the
+// body is read). The address is the socket peer, or, when the peer is a trusted
+// proxy, the rightmost X-Forwarded-For entry that is not a trusted proxy itself:
+// entries left of it were written by the client and prove nothing.
+import { BlockList, isIP } from "node:net";
+import type { IncomingMessage } from "node:http";
+import { ConfigError } from "@tongate/runtime";
+
+export interface ClientIdentity {
+  /** Empty: keyless. */
+  apiKey: string;
+  address: string;
+  origin: string;
+}
+
+/** A request whose identity is contradictory (422). */
+export class IdentityError extends Error {
+  readonly status = 422;
+}
+
+/** The API key of a request; throws IdentityError when it names two different keys. */
+export function apiKeyOf(req: IncomingMessage, query: string): string {
+  const header = req.headers["x-api-key"];
+  // Node joins repeated custom headers with ", ": two X-API-Key headers are one key that does not exist.
+  const fromHeader = (Array.isArray(header) ? header.join(", ") : header ?? "").trim();
+  // Parsed (not searched) so that a percent-encoded name (api%5Fkey) is the same parameter the codec strips.
+  const fromQuery = query ? [...new Set(new URLSearchParams(query).getAll("api_key").filter((k) => k !== ""))] : [];
+  if (fromQuery.length > 1) throw new IdentityError("api_key: the query names several different keys");
+  const q = fromQuery[0];
+  if (q !== undefined && fromHeader && q !== fromHeader) {
+    throw new IdentityError("api_key: the X-API-Key header and the api_key query parameter name different keys");
+  }
+  return fromHeader || (q ?? "");
+}
+
+/** The client addresses behind the configured trusted proxies (`--trusted-proxy CIDR`). */
+export class ClientAddresses {
+  private readonly trusted = new BlockList();
+  private readonly any: boolean;
+
+  /** `proxies`: addresses or CIDRs (IPv4 or IPv6); a malformed one is a ConfigError. */
+  constructor(proxies: readonly string[] = []) {
+    for (const p of proxies) {
+      const [net, bits, extra] = p.trim().split("/");
+      const type = isIP(net ?? "");
+      const prefix = bits === undefined ? (type === 6 ? 128 : 32) : Number(bits);
+      if (!type || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > (type === 6 ? 128 : 32)) {
+        throw new ConfigError(`--trusted-proxy "${p}" is not an IP address or CIDR`);
+      }
+      this.trusted.addSubnet(net!, prefix, type === 6 ? "ipv6" : "ipv4");
+    }
+    this.any = proxies.length > 0;
+  }
+
+  of(req: IncomingMessage): string {
+    const peer = unmapped(req.socket.remoteAddress ?? "");
+    if (!this.any || !this.isTrusted(peer)) return peer;
+    const header = req.headers["x-forwarded-for"];
+    if (!header) return peer;
+    const hops = (Array.isArray(header) ? header.join(",") : header).split(",");
+    let client = peer;
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = unmapped(hops[i]!.trim());
+      // A malformed entry was not written by a proxy we trust: the last good one stands.
+      if (!isIP(hop)) break;
+      client = hop;
+      if (!this.isTrusted(hop)) break;
+    }
+    return client;
+  }
+
+  private isTrusted(address: string): boolean {
+    const type = isIP(address);
+    return type !== 0 && this.trusted.check(address, type === 6 ? "ipv6" : "ipv4");
+  }
+}
+
+/** "::ffff:1.2.3.4" (an IPv4 peer of a dual-stack socket) → "1.2.3.4". */
+const unmapped = (address: string) => (address.startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address);
