@@ -19,7 +19,7 @@ async function load(url: string) {
 }
 
 const gwPort = await freePort();
-const gateway = await startProcess(process.execPath, [bin, "start", "--host", "127.0.0.1", "--port", String(gwPort), "--log-level", "warn"], null);
+const gateway = await startProcess(process.execPath, [bin, "start", "--host", "127.0.0.1", "--port", String(gwPort), "--log-level", "warn", "--ratelimit", "off"], null);
 // "start" logs nothing at warn level: poll until it answers.
 const url = `http://127.0.0.1:${gwPort}/api/v2/detectAddress?address=${ADDRESS}`;
 for (let i = 0; ; i++) {

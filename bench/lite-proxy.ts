@@ -136,7 +136,7 @@ const address = wallets[0]!.address;
 async function startTongate(cacheBytes: number) {
   const port = await freePort();
   const child = await startProcess(process.execPath, [
-    bin, "start", "--global-config", configFile, "--host", "127.0.0.1", "--port", String(port), "--cache-max-bytes", String(cacheBytes), "--log-level", "warn",
+    bin, "start", "--global-config", configFile, "--host", "127.0.0.1", "--port", String(port), "--cache-max-bytes", String(cacheBytes), "--log-level", "warn", "--ratelimit", "off",
   ], null);
   children.push(child);
   await untilUp(`http://127.0.0.1:${port}/healthz`);

@@ -51,7 +51,7 @@ beforeAll(async () => {
   const grpcPort = await freePort();
   const httpPort = await freePort();
   services = (await startTongate(["serve", "--service", "lite-proxy", "--listen", `127.0.0.1:${grpcPort}`], /services listening/)).child;
-  gateway = (await startTongate(["gateway", "--upstream", `lite-proxy=http://127.0.0.1:${grpcPort}`, "--host", "127.0.0.1", "--port", String(httpPort)], /gateway listening/)).child;
+  gateway = (await startTongate(["gateway", "--upstream", `lite-proxy=http://127.0.0.1:${grpcPort}`, "--host", "127.0.0.1", "--port", String(httpPort), "--ratelimit", "off"], /gateway listening/)).child;
   url = `http://127.0.0.1:${httpPort}`;
 });
 

@@ -12,7 +12,8 @@ export interface Embedded {
 
 /**
  * `options` are what the services get from the command line (e.g. globalConfig for lite-proxy);
- * `gateway` adds gateway options (e.g. its answer cache, off by default here).
+ * `gateway` adds gateway options (e.g. its answer cache, off by default here). Rate limiting is off
+ * unless `gateway.rateLimit` is given (the ratelimit service runs either way: its admin routes answer).
  */
 export async function startEmbedded(options: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}): Promise<Embedded> {
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });

@@ -27,6 +27,8 @@ const gatewayOptions: OptionSpec[] = [
   { name: "call-timeout-ms", default: "10000", description: "deadline of one service call" },
   { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
   { name: "cache-max-bytes", default: String(64 << 20), description: "memory budget of the answer cache (TTLs per method in the contract); 0 turns it off" },
+  { name: "ratelimit", default: "on", description: "on: API keys and request-rate limits by the ratelimit service (keyless: 1 rps per client address); off: no limits" },
+  { name: "trusted-proxy", repeated: true, description: "IP or CIDR of a proxy in front of the gateway whose X-Forwarded-For names the client (rate limits)" },
 ];
 
 /** `listen` names the liteserver addresses: `--listen` for `tongate localnet`, `--liteserver` in `start` (where the gateway also listens). */
@@ -166,12 +168,20 @@ async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: 
     callTimeoutMs: Number(o["call-timeout-ms"]),
     maxBodyBytes: Number(o["max-body-bytes"]),
     cache: { maxBytes: nonNegative("cache-max-bytes", o["cache-max-bytes"]) },
+    rateLimit: rateLimitOf(o),
   });
   const port = Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port ${o.port} is not a port number`);
   const server = await listenGateway(gateway, { host: o.host as string, port });
   log.info({ url: `http://${server.address.host}:${server.address.port}`, routes: gateway.routes.byPath.size }, "gateway listening");
   return () => server.close();
+}
+
+/** The gateway's rate limiting: on unless --ratelimit off; the network is the one keys may be limited to. */
+function rateLimitOf(o: Record<string, unknown>): GatewayOptions["rateLimit"] {
+  if (o.ratelimit === "off") return undefined;
+  if (o.ratelimit !== "on") throw new ConfigError(`--ratelimit ${String(o.ratelimit)}: expected on or off`);
+  return { network: (o.network as string | undefined) ?? "", trustedProxies: (o["trusted-proxy"] as string[] | undefined) ?? [] };
 }
 
 function nonNegative(name: string, value: unknown): number {
