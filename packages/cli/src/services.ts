@@ -1,8 +1,9 @@
 // Every service module tongate can host, by name.
 import { liteProxyService } from "@tongate/lite-proxy";
+import { rateLimitService } from "@tongate/ratelimit";
 import type { ServiceModule } from "@tongate/runtime";
 
-export const serviceModules: ServiceModule[] = [liteProxyService as unknown as ServiceModule];
+export const serviceModules: ServiceModule[] = [liteProxyService as unknown as ServiceModule, rateLimitService as unknown as ServiceModule];
 
 export function findService(name: string): ServiceModule {
   const m = serviceModules.find((s) => s.name === name);
