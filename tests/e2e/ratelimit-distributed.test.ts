@@ -1,0 +1,87 @@
+// Distributed rate limits: one ratelimit service process, one lite-proxy process
+// and TWO gateways leasing from the same limit, all the real `tongate` command.
+// Driven hard through both gateways at once, a key's requests are admitted at its
+// rate (plus the burst) in all, not per gateway.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, stopProcess } from "../../bench/support/processes.js";
+
+const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const RPS = 40;
+const SECONDS = 5;
+const DETECT = "/api/v2/detectAddress?address=EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
+
+const started: ChildProcess[] = [];
+
+/** Starts `tongate ARGS`; resolves with its output so far once the output matches `ready`. */
+function tongate(args: string[], ready: RegExp): Promise<string> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  started.push(child);
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tongate ${args.join(" ")} did not start:\n${out}`)), 20_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (ready.test(out)) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`tongate ${args.join(" ")} exited ${code}:\n${out}`)));
+  });
+}
+
+let gateways: string[] = [];
+let adminToken: string;
+
+beforeAll(async () => {
+  const [rlPort, lpPort, gw1, gw2] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [rlOut] = await Promise.all([
+    tongate(["serve", "--service", "ratelimit", "--listen", `127.0.0.1:${rlPort}`], /services listening/),
+    tongate(["serve", "--service", "lite-proxy", "--listen", `127.0.0.1:${lpPort}`], /services listening/),
+  ]);
+  // Without --data-dir or --admin-token the service makes an admin token for this process and logs it.
+  adminToken = /"adminToken":"([^"]+)"/.exec(rlOut)![1]!;
+  const upstreams = ["--upstream", `ratelimit=http://127.0.0.1:${rlPort}`, "--upstream", `lite-proxy=http://127.0.0.1:${lpPort}`];
+  await Promise.all([gw1, gw2].map((port) => tongate(["gateway", ...upstreams, "--host", "127.0.0.1", "--port", String(port), "--network", "mainnet"], /gateway listening/)));
+  gateways = [gw1, gw2].map((port) => `http://127.0.0.1:${port}`);
+});
+
+afterAll(async () => {
+  await Promise.all(started.map(stopProcess));
+});
+
+describe("two gateways, one ratelimit service", () => {
+  it(`admit a ${RPS} rps key's requests at ${RPS} rps in all`, async () => {
+    const created = await fetch(`${gateways[0]}/api/admin/v1/keys/create`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ admin_token: adminToken, plan: "custom", rps: RPS }),
+    });
+    expect(created.status).toBe(200);
+    const { secret } = (await created.json()) as { secret: string };
+
+    const began = performance.now();
+    const runs = await Promise.all(
+      gateways.map((base) => autocannon({ url: `${base}${DETECT}`, headers: { "x-api-key": secret }, connections: 8, duration: SECONDS })),
+    );
+    const seconds = (performance.now() - began) / 1000;
+    const admitted = runs.reduce((n, r) => n + r["2xx"], 0);
+    const expected = RPS * seconds + RPS; // the rate over the run, and the full bucket at the start
+    expect(admitted, `admitted ${admitted} in ${seconds.toFixed(2)} s, expected ≈ ${expected.toFixed(0)}`).toBeGreaterThanOrEqual(expected * 0.9);
+    expect(admitted).toBeLessThanOrEqual(expected * 1.1);
+    // Each gateway got a share, and the rest were refused (429), not failed.
+    for (const r of runs) {
+      expect(r["2xx"]).toBeGreaterThan(RPS);
+      expect(r.errors).toBe(0);
+      expect(r.non2xx).toBeGreaterThan(0);
+    }
+    const refused = await fetch(`${gateways[1]}${DETECT}`, { headers: { "x-api-key": secret } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit-limit")).toBe(String(RPS));
+  }, 30_000);
+});
