@@ -15,18 +15,20 @@ const connection: OptionSpec[] = [
   { name: "json", boolean: true, description: "print the answer as JSON" },
 ];
 
-const listOption = (name: string, what: string): OptionSpec => ({ name, repeated: true, description: `${what} (repeat or separate with commas); default: any` });
+/** A key's settings come from flags only (TONGATE_KEYS_<NAME> at most, never tongate's own TONGATE_<NAME> variables). */
+const keyEnv = (name: string) => `TONGATE_KEYS_${name.toUpperCase()}`;
+const listOption = (name: string, what: string): OptionSpec => ({ name, env: keyEnv(name), repeated: true, description: `${what} (repeat or separate with commas); default: any` });
 
 const subcommands: Record<string, { summary: string; args?: string; options: OptionSpec[] }> = {
   create: {
     summary: "create an API key; its secret is printed once",
     options: [
-      { name: "plan", default: "free", description: "free (10 rps), plus (25), advanced (100), a plan of --ratelimit-config, or custom (with --rps)" },
-      { name: "rps", description: "requests per second of a custom key" },
+      { name: "plan", env: keyEnv("plan"), default: "free", description: "free (10 rps), plus (25), advanced (100), a plan of --ratelimit-config, or custom (with --rps)" },
+      { name: "rps", env: keyEnv("rps"), description: "requests per second of a custom key" },
       listOption("networks", "networks the key may be used on"),
       listOption("ips", "client IPs or CIDRs the key may be used from"),
       listOption("origins", "origins (https://host[:port]) the key may be used from"),
-      { name: "account", description: "account the key belongs to: keys of one account share one limit" },
+      { name: "account", env: keyEnv("account"), description: "account the key belongs to: keys of one account share one limit" },
       ...connection,
     ],
   },

@@ -19,6 +19,8 @@ import { writeFile } from "node:fs/promises";
 import { buildShardState, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
 import { installFastSha256 } from "@tongate/ton";
 import { findService, serviceModules } from "./services.js";
+import { rateLimitOptions } from "@tongate/ratelimit";
+import { keysCommand, keysHelp } from "./keys.js";
 
 const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
 const gatewayOptions: OptionSpec[] = [
@@ -70,6 +72,9 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<{
   };
 }
 
+/** The ratelimit service's options, where it runs in the process (`start` has --data-dir already, from localnet: one directory for both). */
+const rateLimitFlags = (withDataDir: boolean): OptionSpec[] => rateLimitOptions.filter((s) => withDataDir || s.name !== "data-dir");
+
 const chainOption: OptionSpec = { name: "global-config", description: "TON global config (JSON file) of the liteservers lite-proxy reads the chain from; overrides --network" };
 const networkOption = (fallback?: string): OptionSpec => ({
   name: "network",
@@ -80,7 +85,7 @@ const networkOption = (fallback?: string): OptionSpec => ({
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       if (!o["global-config"] && o.network === "localnet") {
@@ -110,6 +115,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       { name: "listen", default: "127.0.0.1:9090", description: "HOST:PORT of the gRPC server" },
       networkOption(),
       chainOption,
+      ...rateLimitFlags(true),
       ...common,
     ],
     async run(o, log) {
@@ -130,7 +136,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...rateLimitFlags(true), ...common],
     async run(o, log) {
       const remote = new Map<string, string>();
       for (const u of (o.upstream as string[] | undefined) ?? []) {
@@ -197,12 +203,17 @@ async function closeAll(services: RunningService[]) {
 function help(): string {
   const lines = ["usage: tongate <command> [options]", ""];
   for (const [name, c] of Object.entries(commands)) lines.push(`tongate ${name}: ${c.summary}`, usage(c.options), "");
+  lines.push(keysHelp());
   return lines.join("\n");
 }
 
 export async function main(argv: string[]): Promise<void> {
   installFastSha256();
   const [name, ...rest] = argv;
+  if (name === "keys") {
+    process.exitCode = await keysCommand(rest);
+    return;
+  }
   const command = name ? commands[name] : undefined;
   if (!command || rest.includes("--help")) {
     process.stdout.write(help() + "\n");
