@@ -33,6 +33,8 @@ export class GatewayMetrics {
     labelNames: ["outcome"],
     registers: [this.registry],
   });
+  private readonly decisionsByOutcome = new Map<string, { inc(): void }>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "tongate_" });
   }
@@ -46,7 +48,11 @@ export class GatewayMetrics {
   /** `outcome` undefined: the limiter did not answer. */
   rateLimitDecision(outcome: Decision_Outcome | undefined): void {
     const known = outcome !== undefined && outcome !== Decision_Outcome.UNSPECIFIED;
-    this.rateLimitDecisions.inc({ outcome: known ? Decision_Outcome[outcome]!.toLowerCase() : "error" });
+    const label = known ? Decision_Outcome[outcome]!.toLowerCase() : "error";
+    // A bound child per outcome keeps the label hashing off every request.
+    let child = this.decisionsByOutcome.get(label);
+    if (!child) this.decisionsByOutcome.set(label, (child = this.rateLimitDecisions.labels(label)));
+    child.inc();
   }
 
   cacheLookup(rpc: string, hit: boolean): void {

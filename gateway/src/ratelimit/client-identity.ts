@@ -26,8 +26,10 @@ export function apiKeyOf(req: IncomingMessage, query: string): string {
   const header = req.headers["x-api-key"];
   // Node joins repeated custom headers with ", ": two X-API-Key headers are one key that does not exist.
   const fromHeader = (Array.isArray(header) ? header.join(", ") : header ?? "").trim();
-  // Parsed (not searched) so that a percent-encoded name (api%5Fkey) is the same parameter the codec strips.
-  const fromQuery = query ? [...new Set(new URLSearchParams(query).getAll("api_key").filter((k) => k !== ""))] : [];
+  // Parsed like the codec parses it, so a percent-encoded name (api%5Fkey) is the same parameter; a query
+  // with neither the name nor an escape has none.
+  const parse = query.includes("api_key") || query.includes("%");
+  const fromQuery = parse ? [...new Set(new URLSearchParams(query).getAll("api_key").filter((k) => k !== ""))] : [];
   if (fromQuery.length > 1) throw new IdentityError("api_key: the query names several different keys");
   const q = fromQuery[0];
   if (q !== undefined && fromHeader && q !== fromHeader) {

@@ -4,8 +4,10 @@
 // requests cost no round trip. Per client:
 // - requests are admitted from leased tokens while the lease is valid;
 // - when they run out, one Lease call is made for everyone waiting (single
-//   flight), asking for what the queue needs; more calls follow while the
-//   service keeps granting and the queue is not served;
+//   flight), asking for what the queue needs or, for a busy client, what it
+//   spends in LEASE_AHEAD_MS at its recent pace (the service caps a grant at a
+//   tenth of the rate); more calls follow while the service keeps granting and
+//   the queue is not served;
 // - a refusal is remembered: 401/403 for a second, 429 until the service says
 //   a token is back, so refused clients cost no round trip either.
 import { Decision_Outcome, type LeaseResponse } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
@@ -14,6 +16,10 @@ import type { ClientIdentity } from "./client-identity.js";
 
 /** How long an unknown-key or forbidden answer is reused. */
 export const REFUSAL_TTL_MS = 1000;
+/** A busy client's lease asks for this many ms of its recent spending: about ten Lease calls a second at most. */
+export const LEASE_AHEAD_MS = 100;
+/** The most tokens one Lease asks for. */
+const MAX_WANT = 1_000_000;
 
 export type Lease = (client: ClientIdentity, want: number) => Promise<LeaseResponse>;
 
@@ -44,6 +50,8 @@ class ClientBudget {
   /** The service's last admitting decision and when it came. */
   granted: Terms | undefined;
   grantedAt = 0;
+  /** Tokens spent since the last grant: the client's recent pace. */
+  spent = 0;
   refusal: { terms: Terms; at: number; until: number } | undefined;
   readonly queue: Waiter[] = [];
   leasing = false;
@@ -79,6 +87,7 @@ export class LeaseBudget {
 
   private take(b: ClientBudget, cost: number, now: number): Verdict {
     b.tokens -= cost;
+    b.spent += cost;
     const d = b.granted!;
     const since = now - b.grantedAt;
     return {
@@ -96,7 +105,9 @@ export class LeaseBudget {
     b.leasing = true;
     try {
       while (b.queue.length > 0) {
-        const want = Math.max(1, b.queue.reduce((n, w) => n + w.cost, 0) - b.tokens);
+        const needed = b.queue.reduce((n, w) => n + w.cost, 0) - b.tokens;
+        const pace = Math.ceil((b.spent * LEASE_AHEAD_MS) / Math.max(1, this.now() - b.grantedAt));
+        const want = Math.min(MAX_WANT, Math.max(1, needed, b.granted ? pace : 0));
         let res: LeaseResponse;
         try {
           res = await this.lease(client, want);
@@ -113,6 +124,7 @@ export class LeaseBudget {
           b.expires = now + res.validMs;
           b.granted = d;
           b.grantedAt = now;
+          b.spent = 0;
           b.refusal = undefined;
           while (b.queue.length > 0 && b.queue[0]!.cost <= b.tokens) {
             const w = b.queue.shift()!;
