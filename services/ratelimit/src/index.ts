@@ -24,6 +24,7 @@ export const rateLimitOptions: OptionSpec[] = [
   { name: "ratelimit-config", description: 'ratelimit: JSON file {"keylessRps": 1, "plans": {"free": 10, "plus": 25, "advanced": 100}}' },
   { name: "keyless-rps", description: "ratelimit: requests per second per client address without a key (default 1; overrides the config file)" },
   { name: "nats-url", description: "ratelimit: keep the buckets in NATS JetStream KV at this URL, shared by several ratelimit processes (default: memory)" },
+  { name: "nats-kv-bucket", default: "tongate_ratelimit", description: "ratelimit: the JetStream KV bucket (in the server's memory) that --nats-url keeps the buckets in" },
 ];
 
 /** An option given as kebab-case (flags) or camelCase (in-process callers). */
@@ -53,7 +54,7 @@ export const rateLimitService = defineService({
     let buckets: BucketStore;
     if (natsUrl) {
       const { NatsBucketStore } = await import("./nats-store.js");
-      buckets = await NatsBucketStore.connect(natsUrl, now, ctx.log);
+      buckets = await NatsBucketStore.connect(natsUrl, ctx.log, option(o, "nats-kv-bucket"));
     } else {
       buckets = new MemoryBucketStore(now);
     }
