@@ -1,7 +1,9 @@
 // Token buckets through the service: keyless 1 rps, plans, bursts, leases, accounts, custom rates.
 import { Decision_Outcome as O } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { client, startRateLimit, type ClientInit, type Started } from "./support.js";
+import { MemoryBucketStore } from "../src/bucket-store.js";
+import { takeExactly } from "../src/token-bucket.js";
+import { client, FakeClock, startRateLimit, type ClientInit, type Started } from "./support.js";
 
 let s: Started;
 afterEach(async () => s?.close());
@@ -175,5 +177,18 @@ describe("accounts", () => {
     await s.rl.revokeKey({ adminToken: "test-admin-token", id: b.id });
     s.clock.advance(5000);
     expect((await s.rl.check({ client: client({ apiKey: a.secret }) })).decision!).toMatchObject({ outcome: O.ALLOWED, limit: 10, remaining: 9 });
+  });
+});
+
+describe("memory buckets", () => {
+  it("forgets buckets that have refilled (keyless clients come and go)", async () => {
+    const clock = new FakeClock();
+    const store = new MemoryBucketStore(clock.now, 60_000);
+    const rate = { rps: 1, burst: 1 };
+    for (let i = 0; i < 100; i++) await store.update(`ip:10.0.0.${i}`, rate, (st) => takeExactly(st, rate, clock.now(), 1));
+    expect(store.size).toBe(100);
+    clock.advance(60_000);
+    await store.update("ip:10.0.1.1", rate, (st) => takeExactly(st, rate, clock.now(), 1));
+    expect(store.size).toBe(1);
   });
 });
