@@ -126,7 +126,7 @@ export class Gateway {
     this.metrics.observe(reply?.route ?? "static", req.method ?? "", reply?.status ?? res.statusCode, (performance.now() - started) / 1000);
   }
 
-  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<Reply | null> {
+  private dispatch(req: IncomingMessage, res: ServerResponse): Promise<Reply | null> {
     const url = req.url ?? "/";
     const qi = url.indexOf("?");
     const rawPath = qi < 0 ? url : url.slice(0, qi);
@@ -139,19 +139,24 @@ export class Gateway {
       path = undefined;
     }
     if (!this.limiter || (path !== undefined && isExempt(path, method, this.docs))) return this.serve(req, res, path, rawPath, query, method);
+    return this.counted(this.limiter, req, res, path, rawPath, query, method);
+  }
 
-    // Counted: every other request, whatever its path (an unknown or malformed one too).
+  /** A request rate limiting counts: every one outside the exempt set, whatever its path (an unknown or malformed one too). */
+  private async counted(limiter: RateLimiter, req: IncomingMessage, res: ServerResponse, path: string | undefined, rawPath: string, query: string, method: string): Promise<Reply | null> {
     const flavour = flavourOf((path ?? rawPath) + "/") ?? "v2";
     let client: ClientIdentity;
     try {
-      client = this.limiter.identify(req, query);
+      client = limiter.identify(req, query);
     } catch (err) {
       if (err instanceof IdentityError) return this.error(flavour, err.status, err.message, "ratelimit");
       throw err;
     }
     // /jsonRPC is counted per call, once its body is read.
     if (path === JSON_RPC_PATH && method === "POST") return this.jsonRpc(req, client);
-    const admission = await this.admit(client, 1);
+    const admitting = this.admit(client, 1);
+    // Most requests are decided from the lease at hand: no await (and no turn of the event loop) for them.
+    const admission = admitting instanceof Promise ? await admitting : admitting;
     if (admission.status) return { ...this.error(flavour, admission.status, admission.message, "ratelimit"), headers: admission.headers };
     const reply = await this.serve(req, res, path, rawPath, query, method);
     if (reply) reply.headers = admission.headers;
@@ -159,17 +164,25 @@ export class Gateway {
   }
 
   /** Takes `cost` tokens of the client's limit; a failure to reach the limiter refuses the request. */
-  private async admit(client: ClientIdentity, cost: number): Promise<Admission> {
+  private admit(client: ClientIdentity, cost: number): Admission | Promise<Admission> {
     try {
-      const a = await this.limiter!.admit(client, cost);
-      this.metrics.rateLimitDecision(a.outcome);
-      return a;
+      const a = this.limiter!.admit(client, cost);
+      return a instanceof Promise ? a.then(this.decided, this.limiterFailed) : this.decided(a);
     } catch (err) {
-      this.metrics.rateLimitDecision(undefined);
-      const { status, message } = this.classify(err, undefined);
-      return { status, message: `the rate limiter did not answer: ${message}`, headers: {}, outcome: Decision_Outcome.UNSPECIFIED };
+      return this.limiterFailed(err);
     }
   }
+
+  private readonly decided = (a: Admission): Admission => {
+    this.metrics.rateLimitDecision(a.outcome);
+    return a;
+  };
+
+  private readonly limiterFailed = (err: unknown): Admission => {
+    this.metrics.rateLimitDecision(undefined);
+    const { status, message } = this.classify(err, undefined);
+    return { status, message: `the rate limiter did not answer: ${message}`, headers: {}, outcome: Decision_Outcome.UNSPECIFIED };
+  };
 
   private async serve(req: IncomingMessage, res: ServerResponse, path: string | undefined, rawPath: string, query: string, method: string): Promise<Reply | null> {
     const url = req.url ?? "/";

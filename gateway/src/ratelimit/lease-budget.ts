@@ -11,7 +11,6 @@
 // - a refusal is remembered: 401/403 for a second, 429 until the service says
 //   a token is back, so refused clients cost no round trip either.
 import { Decision_Outcome, type LeaseResponse } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
-import { LruMap } from "@tongate/runtime";
 import type { ClientIdentity } from "./client-identity.js";
 
 /** How long an unknown-key or forbidden answer is reused. */
@@ -58,23 +57,25 @@ class ClientBudget {
 }
 
 export class LeaseBudget {
-  private readonly clients: LruMap<string, ClientBudget>;
+  /** Insertion order: oldest first. A plain Map (no LRU reordering on every request: that cost 0.6 µs a request). */
+  private readonly clients = new Map<string, ClientBudget>();
 
   constructor(
     private readonly lease: Lease,
     private readonly now: () => number,
-    maxClients = 100_000,
-  ) {
-    this.clients = new LruMap(maxClients);
-  }
+    private readonly maxClients = 100_000,
+  ) {}
 
   /** Takes `cost` tokens of the client's limit, or says why not. Synchronous when the lease or a refusal answers. */
   admit(client: ClientIdentity, cost: number): Verdict | Promise<Verdict> {
     // Keys restricted by address or origin decide per address and origin: a lease serves one combination.
     const id = `${client.apiKey}\n${client.address}\n${client.origin}`;
-    let b = this.clients.get(id);
-    if (!b) this.clients.set(id, (b = new ClientBudget()));
     const now = this.now();
+    let b = this.clients.get(id);
+    if (!b) {
+      if (this.clients.size >= this.maxClients) this.forget(now);
+      this.clients.set(id, (b = new ClientBudget()));
+    }
     if (b.expires <= now) b.tokens = 0;
     if (b.queue.length === 0 && b.tokens >= cost) return this.take(b, cost, now);
     if (b.refusal && now < b.refusal.until) return refused(b.refusal.terms, b.refusal.at, now);
@@ -83,6 +84,19 @@ export class LeaseBudget {
       b.queue.push({ cost, resolve, reject });
       if (!b.leasing) void this.refill(b, client);
     });
+  }
+
+  /**
+   * Makes room for new clients: drops the idle ones (lease lapsed, no refusal in force, nobody waiting),
+   * then, if most are busy, the oldest, down to 90% of the bound (so that this runs rarely).
+   */
+  private forget(now: number): void {
+    for (const [id, b] of this.clients) if (idle(b, now)) this.clients.delete(id);
+    for (const [id, b] of this.clients) {
+      if (this.clients.size < this.maxClients * 0.9) break;
+      // A budget with a Lease in flight is referenced by it and still serves its waiters; only its tokens are lost.
+      if (!b.leasing) this.clients.delete(id);
+    }
   }
 
   private take(b: ClientBudget, cost: number, now: number): Verdict {
@@ -144,6 +158,8 @@ export class LeaseBudget {
     }
   }
 }
+
+const idle = (b: ClientBudget, now: number) => !b.leasing && b.expires <= now && (!b.refusal || b.refusal.until <= now);
 
 const NOTHING: Terms = { outcome: Decision_Outcome.UNSPECIFIED, reason: "", limit: 0, burst: 0, remaining: 0, resetMs: 0, retryAfterMs: 0 };
 
