@@ -240,16 +240,22 @@ describe("no way around the limit", () => {
     expect((await request(t.url, "/api/v2/jsonRPC", { method: "GET" })).status).toBe(429);
   });
 
-  it("a /jsonRPC batch takes one token per call, all or none", async () => {
+  it("a /jsonRPC batch takes one token per call, all or none (a batch larger than the bucket: from a full one, leaving debt)", async () => {
     const call = (id: number) => ({ jsonrpc: "2.0", id, method: "detectAddress", params: { address: RAW } });
     const batch = (n: number, headers: Record<string, string> = {}) => request(t.url, "/api/v2/jsonRPC", { headers, body: Array.from({ length: n }, (_, i) => call(i)) });
 
-    // Keyless (1 rps): a batch of three is refused whole, each call answered with its id, and takes nothing.
-    const refused = await batch(3);
+    // Keyless (1 rps): a batch of three is admitted from the full bucket and leaves it in debt for 3 s.
+    const three = await batch(3);
+    expect(three.status).toBe(200);
+    expect(three.body.map((r: any) => r.id)).toEqual([0, 1, 2]);
+    const refused = await batch(2);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual([0, 1, 2].map((id) => expect.objectContaining({ ...LIMITED_V2, id, jsonrpc: "2.0" })));
-    expect((await batch(1)).status).toBe(200);
+    expect(refused.body).toEqual([0, 1].map((id) => expect.objectContaining({ ...LIMITED_V2, id, jsonrpc: "2.0" })));
+    expect(refused.headers["retry-after"]).toBe("3");
+    advance(2999);
     expect((await batch(1)).status).toBe(429);
+    advance(1);
+    expect((await batch(1)).status).toBe(200);
 
     // free (10 rps): 6 calls, then 5 do not fit (4 left), and the 4 are still there for single requests.
     const key = { "X-API-Key": await createKey({ plan: "free" }) };

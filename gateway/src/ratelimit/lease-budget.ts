@@ -9,8 +9,12 @@
 //   tenth of the rate); more calls follow while the service keeps granting and
 //   the queue is not served;
 // - a refusal is remembered: 401/403 for a second, 429 until the service says
-//   a token is back, so refused clients cost no round trip either.
-import { Decision_Outcome, type LeaseResponse } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
+//   a token is back, so refused clients cost no round trip either;
+// - a request costing more than a lease can ever hold (a /jsonRPC batch larger
+//   than the bucket, or any batch before the bucket's size is known) is decided
+//   by Check, as the service decides it: admitted from a full bucket, which it
+//   leaves in debt, or refused taking nothing.
+import { Decision_Outcome, type Decision, type LeaseResponse } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import type { ClientIdentity } from "./client-identity.js";
 
 /** How long an unknown-key or forbidden answer is reused. */
@@ -21,6 +25,7 @@ export const LEASE_AHEAD_MS = 100;
 const MAX_WANT = 1_000_000;
 
 export type Lease = (client: ClientIdentity, want: number) => Promise<LeaseResponse>;
+export type Check = (client: ClientIdentity, cost: number) => Promise<Decision | undefined>;
 
 /** The outcome for one request, with what the RateLimit-* headers report. */
 export interface Verdict {
@@ -62,6 +67,7 @@ export class LeaseBudget {
 
   constructor(
     private readonly lease: Lease,
+    private readonly check: Check,
     private readonly now: () => number,
     private readonly maxClients = 100_000,
   ) {}
@@ -79,7 +85,8 @@ export class LeaseBudget {
     if (b.expires <= now) b.tokens = 0;
     if (b.queue.length === 0 && b.tokens >= cost) return this.take(b, cost, now);
     if (b.refusal && now < b.refusal.until) return refused(b.refusal.terms, b.refusal.at, now);
-    if (b.granted && cost > capacity(b.granted)) return oversized(b.granted, now);
+    // A batch the lease at hand cannot cover, when the bucket's size is unknown or too small for it: Check, all or nothing.
+    if (cost > 1 && (!b.granted || cost > capacity(b.granted))) return this.checkOversized(b, client, cost);
     return new Promise<Verdict>((resolve, reject) => {
       b.queue.push({ cost, resolve, reject });
       if (!b.leasing) void this.refill(b, client);
@@ -115,6 +122,18 @@ export class LeaseBudget {
     };
   }
 
+  private async checkOversized(b: ClientBudget, client: ClientIdentity, cost: number): Promise<Verdict> {
+    const d = await this.check(client, cost);
+    const now = this.now();
+    if (d?.outcome !== Decision_Outcome.ALLOWED) return refused({ ...NOTHING, ...d, outcome: d?.outcome || Decision_Outcome.LIMITED }, now, now);
+    // Now the bucket's size is known: later batches that fit it are admitted from leases.
+    if (!b.granted) {
+      b.granted = d;
+      b.grantedAt = now;
+    }
+    return { outcome: d.outcome, reason: "", limit: d.limit, remaining: b.tokens + d.remaining, resetMs: d.resetMs, retryAfterMs: 0 };
+  }
+
   private async refill(b: ClientBudget, client: ClientIdentity): Promise<void> {
     b.leasing = true;
     try {
@@ -144,7 +163,10 @@ export class LeaseBudget {
             const w = b.queue.shift()!;
             w.resolve(this.take(b, w.cost, now));
           }
-          while (b.queue.length > 0 && b.queue[0]!.cost > capacity(d)) b.queue.shift()!.resolve(oversized(d, now));
+          while (b.queue.length > 0 && b.queue[0]!.cost > capacity(d)) {
+            const w = b.queue.shift()!;
+            this.checkOversized(b, client, w.cost).then(w.resolve, w.reject);
+          }
           continue;
         }
         // An admitting answer that granted nothing counts as over the limit.
@@ -178,6 +200,3 @@ function refused(t: Terms, at: number, now: number): Verdict {
     retryAfterMs: Math.max(0, t.retryAfterMs - since),
   };
 }
-
-/** A request costing more than the bucket holds (a /jsonRPC batch) can never be admitted: 429 without leasing the bucket empty. */
-const oversized = (t: Terms, now: number): Verdict => refused({ ...t, outcome: Decision_Outcome.LIMITED, retryAfterMs: t.resetMs }, now, now);

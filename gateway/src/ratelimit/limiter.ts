@@ -40,8 +40,10 @@ export class RateLimiter {
     const client = createClient(RateLimit, transport);
     const network = opts.network;
     this.addresses = new ClientAddresses(opts.trustedProxies);
+    const asClient = (c: ClientIdentity) => ({ apiKey: c.apiKey, address: c.address, origin: c.origin, network });
     this.budget = new LeaseBudget(
-      (c, want) => client.lease({ client: { apiKey: c.apiKey, address: c.address, origin: c.origin, network }, want }, { timeoutMs }),
+      (c, want) => client.lease({ client: asClient(c), want }, { timeoutMs }),
+      async (c, cost) => (await client.check({ client: asClient(c), cost }, { timeoutMs })).decision,
       opts.now ?? (() => performance.now()),
     );
   }
