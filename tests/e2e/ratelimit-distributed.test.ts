@@ -37,6 +37,7 @@ function tongate(args: string[], ready: RegExp): Promise<string> {
 
 let gateways: string[] = [];
 let adminToken: string;
+let rateLimitProcess: ChildProcess;
 
 beforeAll(async () => {
   const [rlPort, lpPort, gw1, gw2] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
@@ -46,6 +47,7 @@ beforeAll(async () => {
   ]);
   // Without --data-dir or --admin-token the service makes an admin token for this process and logs it.
   adminToken = /"adminToken":"([^"]+)"/.exec(rlOut)![1]!;
+  rateLimitProcess = started.find((c) => c.spawnargs.includes("ratelimit"))!;
   const upstreams = ["--upstream", `ratelimit=http://127.0.0.1:${rlPort}`, "--upstream", `lite-proxy=http://127.0.0.1:${lpPort}`];
   await Promise.all([gw1, gw2].map((port) => tongate(["gateway", ...upstreams, "--host", "127.0.0.1", "--port", String(port), "--network", "mainnet"], /gateway listening/)));
   gateways = [gw1, gw2].map((port) => `http://127.0.0.1:${port}`);
@@ -80,8 +82,15 @@ describe("two gateways, one ratelimit service", () => {
       expect(r.errors).toBe(0);
       expect(r.non2xx).toBeGreaterThan(0);
     }
-    const refused = await fetch(`${gateways[1]}${DETECT}`, { headers: { "x-api-key": secret } });
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("ratelimit-limit")).toBe(String(RPS));
+    const after = await fetch(`${gateways[1]}${DETECT}`, { headers: { "x-api-key": secret } });
+    expect(after.headers.get("ratelimit-limit")).toBe(String(RPS));
   }, 30_000);
+
+  it("refuses counted requests when the ratelimit service is gone (never admits them unlimited); health still answers", async () => {
+    await stopProcess(rateLimitProcess);
+    const res = await fetch(`${gateways[0]}${DETECT}`);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: string }).error).toContain("the rate limiter did not answer");
+    expect((await fetch(`${gateways[0]}/healthz`)).status).toBe(200);
+  });
 });

@@ -4,6 +4,7 @@
 // remembered refusals have lapsed.
 import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ClientAddresses } from "../../gateway/src/ratelimit/client-identity.js";
 import { startEmbedded, type Embedded } from "../support/embedded.js";
 
 const ADMIN = "ratelimit-test-admin";
@@ -270,6 +271,13 @@ describe("no way around the limit", () => {
     expect((await get(DETECT, { "X-Forwarded-For": "198.51.100.1" })).status).toBe(200);
     expect((await get(DETECT, { "X-Forwarded-For": "198.51.100.2" })).status).toBe(429);
     expect((await get(DETECT, { "X-Forwarded-For": "198.51.100.3, 198.51.100.4" })).status).toBe(429);
+  });
+
+  it("a malformed --trusted-proxy is a configuration error", () => {
+    for (const bad of ["10.0.0.0/33", "10.0.0.0/8/1", "proxy.example", "::1/129", ""]) {
+      expect(() => new ClientAddresses([bad]), bad).toThrow(`--trusted-proxy "${bad}" is not an IP address or CIDR`);
+    }
+    expect(() => new ClientAddresses(["10.0.0.0/8", "2001:db8::/32", "192.0.2.1"])).not.toThrow();
   });
 
   it("X-Forwarded-For from a trusted proxy names the client: its rightmost untrusted entry", async () => {
