@@ -1,0 +1,12 @@
+export { openStore, STORE_SETTINGS, type Store, type StoreOptions } from "./store/store.js";
+export { migrate, loadMigrations, splitStatements, MIGRATIONS_DIR, type Migration, type MigrateResult } from "./store/migrate.js";
+export {
+  insertBlockRows,
+  getCheckpoint,
+  setCheckpoint,
+  INSERT_BATCH_ROWS,
+  type ShardStateRow,
+  type StoreRows,
+} from "./store/insert.js";
+export * from "./store/queries.js";
+export type * from "./rows/types.js";

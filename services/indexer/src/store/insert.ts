@@ -1,0 +1,86 @@
+// Typed, batched, idempotent inserts of a block's rows (JSONEachRow; values never spliced into SQL).
+// Re-inserting the same rows changes nothing visible: every table is a ReplacingMergeTree keyed by
+// the row's identity and readers use FINAL (see migrations/0001_core.sql).
+import type {
+  AccountStateRow,
+  BlockRow,
+  BlockRows,
+  MessageContentRow,
+  MessageRow,
+  TransactionRow,
+} from "../rows/types.js";
+import type { Store } from "./store.js";
+
+/** A shard top in a masterchain block's ShardHashes (masterchainBlockShardState). */
+export interface ShardStateRow {
+  mc_seqno: number;
+  workchain: number;
+  /** signed int64, decimal string */
+  shard: string;
+  seqno: number;
+  root_hash: string;
+  file_hash: string;
+}
+
+/** What one insert stores: a block's rows, plus the shard state of masterchain blocks. */
+export interface StoreRows extends BlockRows {
+  shardState?: ShardStateRow[];
+}
+
+/** Rows per INSERT statement. */
+export const INSERT_BATCH_ROWS = 50_000;
+
+type TransactionRecord = Omit<TransactionRow, "description"> & { description: string };
+
+function transactionRecord(row: TransactionRow): TransactionRecord {
+  return { ...row, description: JSON.stringify(row.description) };
+}
+
+async function insertRows<T>(store: Store, table: string, rows: readonly T[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_BATCH_ROWS) {
+    await store.client.insert({ table, values: rows.slice(i, i + INSERT_BATCH_ROWS), format: "JSONEachRow" });
+  }
+}
+
+/**
+ * Stores the rows of one or more blocks. Contents, states, messages and transactions go first and
+ * the blocks last, so a block row implies its data is there; the indexer's checkpoint is still what
+ * says a masterchain block is complete.
+ */
+export async function insertBlockRows(store: Store, rows: StoreRows): Promise<void> {
+  await insertRows<MessageContentRow>(store, "message_contents", dedupe(rows.contents, (c) => c.hash));
+  await insertRows<AccountStateRow>(store, "account_states", rows.accountStates);
+  await insertRows<MessageRow>(store, "messages", rows.messages);
+  await insertRows<TransactionRecord>(store, "transactions", rows.transactions.map(transactionRecord));
+  await insertRows<ShardStateRow>(store, "shard_state", rows.shardState ?? []);
+  await insertRows<BlockRow>(store, "blocks", rows.blocks);
+}
+
+function dedupe<T>(rows: readonly T[], key: (r: T) => string): T[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => (seen.has(key(r)) ? false : (seen.add(key(r)), true)));
+}
+
+/** The last masterchain seqno whose rows are all stored under `name`, or null. */
+export async function getCheckpoint(store: Store, name: string): Promise<number | null> {
+  const rows = await (
+    await store.client.query({
+      query: "SELECT mc_seqno FROM indexer_checkpoints FINAL WHERE name = {name:String}",
+      query_params: { name },
+      format: "JSONEachRow",
+    })
+  ).json<{ mc_seqno: number }>();
+  return rows.length ? Number(rows[0]!.mc_seqno) : null;
+}
+
+export async function setCheckpoint(store: Store, name: string, mcSeqno: number): Promise<void> {
+  const now = Date.now();
+  // version: a later write wins, even one that moves the checkpoint back (a deliberate re-index)
+  lastVersion = Math.max(now * 1000, lastVersion + 1);
+  await store.client.insert({
+    table: "indexer_checkpoints",
+    values: [{ name, mc_seqno: mcSeqno, updated_at: (now / 1000).toFixed(3), version: String(lastVersion) }],
+    format: "JSONEachRow",
+  });
+}
+let lastVersion = 0;

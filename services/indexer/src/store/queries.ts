@@ -1,0 +1,99 @@
+// Reads over the store (the seed of the v3 endpoints). Values are bound with query_params only;
+// every table is read with FINAL (ReplacingMergeTree; see migrations/0001_core.sql).
+import type { Store } from "./store.js";
+
+/** A transaction as stored: 64-bit values as strings, `description` still JSON text. */
+export interface StoredTransaction {
+  account: string;
+  lt: string;
+  hash: string;
+  prev_trans_hash: string;
+  prev_trans_lt: string;
+  now: number;
+  mc_seqno: number;
+  block_workchain: number;
+  block_shard: string;
+  block_seqno: number;
+  orig_status: string;
+  end_status: string;
+  total_fees: string;
+  total_fees_extra_currencies: Record<string, string>;
+  account_state_hash_before: string;
+  account_state_hash_after: string;
+  description: string;
+  in_msg_hash: string | null;
+  out_msg_hashes: string[];
+  trace_id: string | null;
+}
+
+export interface StoredMessage {
+  msg_hash: string;
+  direction: "in" | "out";
+  tx_hash: string;
+  tx_lt: string;
+  source: string | null;
+  destination: string | null;
+  value: string | null;
+  value_extra_currencies: Record<string, string>;
+  fwd_fee: string | null;
+  ihr_fee: string | null;
+  extra_flags: string | null;
+  created_lt: string | null;
+  created_at: number | null;
+  opcode: number | null;
+  ihr_disabled: boolean | null;
+  bounce: boolean | null;
+  bounced: boolean | null;
+  import_fee: string | null;
+  body_hash: string;
+  init_state_hash: string | null;
+  hash_norm: string | null;
+}
+
+async function rows<T>(store: Store, query: string, query_params: Record<string, unknown>): Promise<T[]> {
+  const rs = await store.client.query({ query, query_params, format: "JSONEachRow" });
+  return rs.json<T>();
+}
+
+/** An account's transactions, newest first (lt is unique per account). */
+export function transactionsByAccount(
+  store: Store,
+  account: string,
+  opts: { limit?: number; offset?: number; beforeLt?: string } = {},
+): Promise<StoredTransaction[]> {
+  return rows<StoredTransaction>(
+    store,
+    `SELECT * FROM transactions FINAL
+     WHERE account = {account:String} AND ({before_lt:Nullable(UInt64)} IS NULL OR lt < {before_lt:Nullable(UInt64)})
+     ORDER BY lt DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    { account, before_lt: opts.beforeLt ?? null, limit: opts.limit ?? 10, offset: opts.offset ?? 0 },
+  );
+}
+
+/** Transactions by hash (normally one; a hash is not a key of the chain, so all matches). */
+export function transactionsByHash(store: Store, hash: string): Promise<StoredTransaction[]> {
+  return rows<StoredTransaction>(
+    store,
+    `SELECT * FROM transactions FINAL
+     WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash FINAL WHERE hash = {hash:String})
+     ORDER BY lt, account`,
+    { hash },
+  );
+}
+
+/** Messages sent by an account (both stored sides of each message), newest first. */
+export function messagesBySource(
+  store: Store,
+  source: string,
+  opts: { limit?: number; offset?: number } = {},
+): Promise<StoredMessage[]> {
+  return rows<StoredMessage>(
+    store,
+    `SELECT * FROM messages FINAL
+     WHERE msg_hash IN (
+       SELECT msg_hash FROM messages_by_source FINAL WHERE source = {source:String}
+       ORDER BY created_lt DESC, msg_hash DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32})
+     ORDER BY created_lt DESC, msg_hash DESC, direction`,
+    { source, limit: opts.limit ?? 10, offset: opts.offset ?? 0 },
+  );
+}

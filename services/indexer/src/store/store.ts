@@ -1,0 +1,109 @@
+// The ClickHouse store of the indexer: one @clickhouse/client for both deployments.
+//
+// - embedded (default): chDB inside this process, plugged into @clickhouse/client through
+//   `createChdbConnection` (chdb/connection). `path` keeps the data in that directory; without it
+//   the data lives in chDB's temporary `:memory:` session directory (gone when the process ends).
+//   libchdb binds ONE data directory per process: close the store (which waits for chDB to release
+//   it) before opening another path.
+// - server: `url` (e.g. http://user:pass@host:8123/db) reaches a ClickHouse server; same code.
+//
+// Every query binds its values with `query_params` ({name:Type} placeholders) — never string
+// building. The JSON settings are set explicitly because chDB's defaults differ from a server's
+// (chDB leaves 64-bit integers unquoted, which loses precision in JavaScript).
+import {
+  createClient,
+  type ClickHouseClient,
+  type ClickHouseClientConfigOptions,
+  type ClickHouseSettings,
+} from "@clickhouse/client";
+import { mkdirSync } from "node:fs";
+
+export interface StoreOptions {
+  /** ClickHouse server URL (http[s]://[user:password@]host:port[/database]); embedded chDB when absent */
+  url?: string;
+  /** embedded chDB: data directory (created if missing); a temporary session when absent */
+  path?: string;
+}
+
+export interface Store {
+  readonly client: ClickHouseClient;
+  /** true for chDB in this process */
+  readonly embedded: boolean;
+  /** the embedded data directory (undefined for a server or a temporary session) */
+  readonly path: string | undefined;
+  close(): Promise<void>;
+}
+
+/** Settings sent with every query and insert (same on chDB and a server). */
+export const STORE_SETTINGS: ClickHouseSettings = {
+  // 64-bit (and wider) integers — lt, shard, coins — as JSON strings, never lossy JS numbers
+  output_format_json_quote_64bit_integers: 1,
+  output_format_json_quote_64bit_floats: 0,
+  output_format_json_quote_decimals: 0,
+  output_format_json_quote_denormals: 0,
+  // named tuples (prev_blocks) as objects both ways, maps as objects
+  output_format_json_named_tuples_as_objects: 1,
+  input_format_json_named_tuples_as_objects: 1,
+  output_format_json_map_as_array_of_tuples: 0,
+  // base64 hashes contain '/': do not escape it
+  output_format_json_escape_forward_slashes: 0,
+  output_format_json_validate_utf8: 1,
+  date_time_output_format: "simple",
+  // a row field without a column is an error (rows and tables must agree)
+  input_format_skip_unknown_fields: 0,
+  // chDB and a server both wait for the insert to be written
+  async_insert: 0,
+  wait_end_of_query: 1,
+};
+
+export async function openStore(options: StoreOptions = {}): Promise<Store> {
+  if (options.url !== undefined && options.path !== undefined) {
+    throw new Error("openStore: give either url (a ClickHouse server) or path (embedded chDB), not both");
+  }
+  if (options.url !== undefined) {
+    const client = createClient({ url: options.url, clickhouse_settings: STORE_SETTINGS });
+    const ping = await client.ping();
+    if (!ping.success) {
+      await client.close();
+      throw new Error(`ClickHouse at ${redact(options.url)} is unreachable: ${String(ping.error)}`);
+    }
+    return { client, embedded: false, path: undefined, close: () => client.close() };
+  }
+  if (options.path !== undefined) {
+    mkdirSync(options.path, { recursive: true });
+  }
+  // loaded only in embedded mode: a server deployment never maps libchdb
+  const { createChdbConnection } = await import("chdb/connection");
+  const connection = createChdbConnection({ path: options.path ?? ":memory:" });
+  // @clickhouse/client's `connection` injection point (≥ 1.23) takes the chDB connection. The cast:
+  // chdb types it with @clickhouse/client-common 1.23.0 while @clickhouse/client 1.23.1 carries its
+  // own copy of those types, whose ClickHouseSettings differ by a few newer settings.
+  const client = createClient({
+    connection: connection as unknown as NonNullable<ClickHouseClientConfigOptions["connection"]>,
+    clickhouse_settings: STORE_SETTINGS,
+  });
+  let closed = false;
+  return {
+    client,
+    embedded: true,
+    path: options.path,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await client.close();
+      // chDB releases its data directory asynchronously; wait so another path can be opened next
+      const { drainPending } = await import("chdb");
+      await drainPending();
+    },
+  };
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "<invalid url>";
+  }
+}
