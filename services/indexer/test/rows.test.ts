@@ -1,9 +1,10 @@
 // Block → rows on real mainnet/testnet blocks (/work/shared/fixtures, provenance in its README.md).
 import { readFileSync } from "node:fs";
-import { Cell, loadTransaction } from "@ton/core";
-import { blockTransactions, parseBlock } from "@tongate/block";
+import { gunzipSync } from "node:zlib";
+import { Cell, beginCell, loadMessage, loadTransaction, storeMessage } from "@ton/core";
+import { blockTransactions, loadShardAccount, parseBlock } from "@tongate/block";
 import { describe, expect, it } from "vitest";
-import { type BlockRows, blockRows, transactionRows } from "../src/rows/index.js";
+import { type BlockRows, accountRow, blockRows, normalizedExternalHash, transactionRows } from "../src/rows/index.js";
 
 const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
 const fixture = (rel: string): Buffer => readFileSync(new URL(rel, FIXTURES));
@@ -104,6 +105,92 @@ describe.each(BLOCKS)("rows of $file", ({ file, wc, seqno, txs }) => {
     }
   });
 });
+
+describe("block 0:8000000000000000:71398501 against its replay bundle (state before the block)", () => {
+  const bundle = JSON.parse(gunzipSync(fixture("replay/tvm_replay_fat_block_66519406.json.gz")).toString()) as {
+    master_seqno: number;
+    block: { root_hash: string; file_hash: string };
+    previous_accounts: { account: string; shard_account_boc_base64: string; account_root_hash: string }[];
+  };
+  const rows = blockRows(fixture("blocks/mainnet_0_8000000000000000_71398501.boc"), {
+    mcSeqno: bundle.master_seqno,
+    fileHash: Buffer.from(bundle.block.file_hash, "hex"),
+  });
+
+  it("block id, mc seqno, file hash", () => {
+    const b = rows.blocks[0];
+    expect(b.root_hash).toBe(Buffer.from(bundle.block.root_hash, "hex").toString("base64"));
+    expect(b.file_hash).toBe(Buffer.from(bundle.block.file_hash, "hex").toString("base64"));
+    expect(b.shard).toBe("-9223372036854775808");
+    expect(b.mc_seqno).toBe(66519406);
+    expect(b.master_ref_seqno).toBeLessThanOrEqual(66519406);
+    expect(rows.transactions.every((t) => t.mc_seqno === 66519406)).toBe(true);
+  });
+
+  it("every account: state hash before = the previous ShardAccount, prev_trans = its last transaction; unchanged code/data keep their hashes", () => {
+    expect(bundle.previous_accounts).toHaveLength(234);
+    let unchangedCode = 0;
+    let dataUnchanged = 0;
+    for (const p of bundle.previous_accounts) {
+      const account = p.account.toUpperCase();
+      const first = rows.transactions.find((t) => t.account === account)!;
+      expect(first, account).toBeDefined();
+      const sa = loadShardAccount(Cell.fromBase64(p.shard_account_boc_base64).beginParse());
+      expect(first.account_state_hash_before).toBe(Buffer.from(p.account_root_hash, "hex").toString("base64"));
+      expect(first.account_state_hash_before).toBe(sa.account.hash().toString("base64"));
+      expect(first.prev_trans_hash).toBe(sa.lastTransHash.toString("base64"));
+      expect(first.prev_trans_lt).toBe(sa.lastTransLt.toString());
+      const before = accountRow(sa.account, { account, last_trans_hash: null, last_trans_lt: null, timestamp: 0 });
+      expect(before.account_status).toBe(first.orig_status);
+      const after = rows.accountStates.find((s) => s.account === account)!;
+      expect(after.account_status).toBe(rows.transactions.filter((t) => t.account === account).at(-1)!.end_status);
+      // code absent from the block's state update of an account that had code is the code before (a
+      // deploy of a known code has its cells pruned too: they are elsewhere in the state)
+      if (before.code_hash && after.code_hash && !after.code_boc) {
+        expect(after.code_hash).toBe(before.code_hash);
+        unchangedCode++;
+      }
+      // data changes only through a successful compute phase
+      const txs = rows.transactions.filter((t) => t.account === account);
+      if (after.data_hash !== before.data_hash) expect(txs.some((t) => t.description.compute_ph?.success)).toBe(true);
+      else dataUnchanged++;
+      if (before.code_boc) expect(Cell.fromBase64(before.code_boc).hash().toString("base64")).toBe(before.code_hash);
+    }
+    expect(unchangedCode).toBeGreaterThan(100);
+    expect(dataUnchanged).toBeGreaterThan(0);
+  });
+
+  it("hash_norm of external-in messages = hash of the TEP-467 normalised message built by @ton/core", () => {
+    const ext = rows.messages.filter((m) => m.direction === "in" && m.source === null);
+    expect(ext.length).toBeGreaterThan(0);
+    for (const m of ext) {
+      expect(m.hash_norm).not.toBeNull();
+      expect(m.import_fee).toBe("0");
+      const body = Cell.fromBase64(rows.contents.find((c) => c.hash === m.body_hash)!.boc);
+      const norm = beginCell()
+        .store(storeMessage({ info: { type: "external-in", dest: addressOf(m.destination!), importFee: 0n }, body }, { forceRef: true }))
+        .endCell();
+      expect(m.hash_norm).toBe(norm.hash().toString("base64"));
+      expect(normalizedExternalHash(loadMessage(norm.beginParse()))).toBe(m.hash_norm);
+    }
+  });
+});
+
+function addressOf(raw: string) {
+  return loadMessage(
+    beginCell()
+      .storeUint(0b10, 2)
+      .storeUint(0, 2)
+      .storeUint(0b100, 3)
+      .storeInt(Number(raw.split(":")[0]), 8)
+      .storeBuffer(Buffer.from(raw.split(":")[1], "hex"))
+      .storeCoins(0)
+      .storeBit(false)
+      .storeBit(false)
+      .endCell()
+      .beginParse(),
+  ).info.dest as import("@ton/core").Address;
+}
 
 describe("transaction fields as toncenter v3 recorded them", () => {
   for (const name of ["v3_trace_fixture", "v3_trace_fixture_multi"]) {

@@ -4,12 +4,15 @@
 // own state_update (MERKLE_UPDATE ShardState) carries the new ShardAccounts entries of the accounts
 // the block changed, with unchanged sub-trees pruned. From it: balance, status, frozen hash, code
 // and data hashes (a pruned cell's hash(0) is its real hash), last transaction; the code/data BoCs
-// only when the cells are present in the update (new or changed code/data — e.g. deploys).
+// only when the cells are present in the update: a Merkle update prunes every cell that is anywhere
+// in the old state, so unchanged code/data, and also the code of a deploy whose code some other
+// account already has (e.g. a new jetton wallet), come without their BoC (null).
 //
 // TODO(issue 6, shard state): full code/data BoCs of accounts whose code/data did not change need the
 // shard state. Plan: keep the latest ShardStateUnsplit per shard (fetched once with
 // liteServer.getState / getShardAccountCell at the start, then advanced with applyMerkleUpdate from
-// @tongate/block per block), and fill code_boc/data_boc from it; until then they are null when pruned.
+// @tongate/block per block), and fill code_boc/data_boc from it; cheaper for code: the store keeps
+// code BoCs once by hash, so a pruned code whose hash is known needs nothing more. Until then null.
 import { type Cell, CellType, loadAccount } from "@ton/core";
 import { type Block, accountNoneCell, loadShardAccountsPartial } from "@tongate/block";
 import type { AccountStateRow, AccountStatus, TransactionRow } from "./types.js";
@@ -67,9 +70,9 @@ export function accountStateRows(block: Block, txs: TransactionRow[]): AccountSt
   return out;
 }
 
-type Base = Pick<AccountStateRow, "account" | "last_trans_hash" | "last_trans_lt" | "timestamp">;
+export type AccountStateBase = Pick<AccountStateRow, "account" | "last_trans_hash" | "last_trans_lt" | "timestamp">;
 
-function nonexist(hash: string, base: Base): AccountStateRow {
+function nonexist(hash: string, base: AccountStateBase): AccountStateRow {
   return {
     hash,
     ...base,
@@ -84,7 +87,8 @@ function nonexist(hash: string, base: Base): AccountStateRow {
   };
 }
 
-function accountRow(cell: Cell, base: Base): AccountStateRow {
+/** An Account cell (complete, or with pruned branches from a Merkle update) → AccountStateRow. */
+export function accountRow(cell: Cell, base: AccountStateBase): AccountStateRow {
   const hash = b64(hash0(cell));
   const s = cell.beginParse();
   if (!s.loadBit()) return nonexist(hash, base);
