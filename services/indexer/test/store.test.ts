@@ -198,6 +198,13 @@ describe("indexer store (chDB)", () => {
     expect(await getCheckpoint(store, "mainnet")).toBe(51);
   });
 
+  it("server mode: an unreachable ClickHouse URL is an error naming it (password redacted)", async () => {
+    const err = await openStore({ url: "http://u:secret@127.0.0.1:1/db" }).then(() => null, (e: Error) => e);
+    expect(err?.message).toMatch(/ClickHouse at http:\/\/u:\*\*\*@127\.0\.0\.1:1\/db is unreachable/);
+    expect(err?.message).not.toContain("secret");
+    await expect(openStore({ url: "http://127.0.0.1:1", path: "/tmp/x" })).rejects.toThrow(/not both/);
+  });
+
   it("keeps data in a directory across close and reopen", async () => {
     await store.close();
     const dir = mkdtempSync(join(tmpdir(), "tongate-store-"));
