@@ -1,0 +1,51 @@
+// Benchmark (issue 6): parse-only speed of the indexer's block → rows step (the ceiling of the
+// ingest rate): the real fixture blocks through `blockRows`, split into BoC deserialisation
+// (@ton/core Cell.fromBoc, which hashes every cell) and the rest, on one core.
+//   node --import tsx bench/indexer-rows.ts   (BENCH_SECONDS=5)
+import { readFileSync, readdirSync } from "node:fs";
+import { Cell } from "@ton/core";
+import { blockRows } from "../services/indexer/src/rows/index.js";
+import { installFastSha256 } from "@tongate/ton";
+
+installFastSha256(); // as `tongate` does at startup
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const dir = new URL("../../shared/fixtures/blocks/", import.meta.url);
+const blocks = readdirSync(dir)
+  .filter((f) => f.endsWith(".boc"))
+  .map((f) => readFileSync(new URL(f, dir)));
+
+function cellCount(root: Cell): number {
+  const seen = new Set<string>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const k = c.hash().toString("hex");
+    if (seen.has(k)) continue;
+    seen.add(k);
+    stack.push(...c.refs);
+  }
+  return seen.size;
+}
+
+const txPerRound = blocks.reduce((n, b) => n + blockRows(b, { mcSeqno: 1 }).transactions.length, 0);
+const cellsPerRound = blocks.reduce((n, b) => n + cellCount(Cell.fromBoc(b)[0]), 0);
+
+function run(f: (b: Buffer) => unknown): number {
+  const until = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  let rounds = 0;
+  while (performance.now() < until) {
+    for (const b of blocks) f(b);
+    rounds++;
+  }
+  return rounds / ((performance.now() - t0) / 1000);
+}
+
+const rowsRate = run((b) => blockRows(b, { mcSeqno: 1 }));
+const bocRate = run((b) => Cell.fromBoc(b));
+const line = (name: string, r: number) =>
+  `${name.padEnd(26)} ${(r * blocks.length).toFixed(1).padStart(8)} blocks/s ${(r * txPerRound).toFixed(0).padStart(7)} tx/s ${(r * cellsPerRound).toFixed(0).padStart(8)} cells/s`;
+console.log(`${blocks.length} fixture blocks, ${txPerRound} transactions, ${cellsPerRound} cells per round; ${seconds} s each`);
+console.log(line("blockRows (BoC → rows)", rowsRate));
+console.log(line("Cell.fromBoc alone", bocRate));
