@@ -4,7 +4,15 @@ import { gunzipSync } from "node:zlib";
 import { Cell, beginCell, loadMessage, loadTransaction, storeMessage } from "@ton/core";
 import { blockTransactions, loadShardAccount, parseBlock } from "@tongate/block";
 import { describe, expect, it } from "vitest";
-import { type BlockRows, accountRow, blockRows, normalizedExternalHash, transactionRows } from "../src/rows/index.js";
+import {
+  type BlockRows,
+  type TraceRow,
+  TraceAssembler,
+  accountRow,
+  blockRows,
+  normalizedExternalHash,
+  transactionRows,
+} from "../src/rows/index.js";
 
 const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
 const fixture = (rel: string): Buffer => readFileSync(new URL(rel, FIXTURES));
@@ -326,3 +334,100 @@ interface V3Tx {
   account_state_before?: { hash: string };
   account_state_after?: { hash: string };
 }
+
+describe("traces: trace_id and trace rows as toncenter v3 recorded them", () => {
+  interface V3Trace {
+    trace_id: string;
+    external_hash: string;
+    mc_seqno_start: string;
+    mc_seqno_end: string;
+    start_lt: string;
+    start_utime: number;
+    end_lt: string;
+    end_utime: number;
+    trace_info: { trace_state: string; messages: number; transactions: number; pending_messages: number };
+    transactions: Record<string, V3Tx & { trace_id: string }>;
+  }
+  const load = (name: string) => {
+    const json = JSON.parse(fixture(`toncenter_v3/${name}.json`).toString()) as { traces: V3Trace[] };
+    const bocs = new Map(
+      fixture(`toncenter_v3/${name}.synthesized.txt`)
+        .toString()
+        .trim()
+        .split("\n")
+        .map((l) => l.trim().split(/\s+/) as [string, string]),
+    );
+    return json.traces.map((trace) => ({
+      trace,
+      rows: Object.values(trace.transactions).map((v3) => {
+        const ref = { workchain: v3.block_ref.workchain, shard: BigInt.asIntN(64, BigInt("0x" + v3.block_ref.shard)).toString(), seqno: v3.block_ref.seqno };
+        return transactionRows(Cell.fromBase64(bocs.get(v3.hash)!), { block: ref, mcSeqno: v3.mc_block_seqno });
+      }),
+    }));
+  };
+  const expected = (t: V3Trace) => ({
+    trace_id: t.trace_id,
+    external_hash: t.external_hash,
+    // toncenter prints these two as strings; the rows keep 32-bit values as numbers
+    mc_seqno_start: Number(t.mc_seqno_start),
+    mc_seqno_end: Number(t.mc_seqno_end),
+    start_lt: t.start_lt,
+    start_utime: t.start_utime,
+    end_lt: t.end_lt,
+    end_utime: t.end_utime,
+    state: t.trace_info.trace_state,
+    pending_messages: t.trace_info.pending_messages,
+    transactions: t.trace_info.transactions,
+    messages: t.trace_info.messages,
+  });
+  const actual = (r: TraceRow) => {
+    const { external_hash_norm, ...rest } = r;
+    void external_hash_norm;
+    return rest;
+  };
+
+  for (const name of ["v3_trace_fixture", "v3_trace_fixture_multi"]) {
+    it(`${name}: one batch`, () => {
+      for (const { trace, rows } of load(name)) {
+        const a = new TraceAssembler();
+        const out = a.add({ mcSeqno: Number(trace.mc_seqno_start), transactions: rows.map((r) => r.transaction), messages: rows.flatMap((r) => r.messages) });
+        expect(out.map(actual)).toEqual([expected(trace)]);
+        for (const r of rows) expect(r.transaction.trace_id).toBe(trace.transactions[r.transaction.hash].trace_id);
+        expect(a.inflightMessages().size).toBe(0);
+      }
+    });
+    it(`${name}: one transaction per batch (across blocks), pending until the last`, () => {
+      for (const { trace, rows } of load(name)) {
+        const a = new TraceAssembler();
+        const sorted = [...rows].sort((x, y) => (BigInt(x.transaction.lt) < BigInt(y.transaction.lt) ? -1 : 1));
+        let last: TraceRow[] = [];
+        for (const [i, r] of sorted.entries()) {
+          last = a.add({ mcSeqno: Number(trace.mc_seqno_start), transactions: [r.transaction], messages: r.messages });
+          expect(last).toHaveLength(1);
+          expect(last[0].state).toBe(i === sorted.length - 1 ? "complete" : "pending");
+          expect(r.transaction.trace_id).toBe(trace.trace_id);
+        }
+        expect(last.map(actual)).toEqual([expected(trace)]);
+      }
+    });
+  }
+
+  it("block 71398501: senders in the block carry their trace to the receivers", () => {
+    const rows = blockRows(fixture("blocks/mainnet_0_8000000000000000_71398501.boc"), { mcSeqno: 66519406 });
+    const out = new TraceAssembler().add({ mcSeqno: 66519406, transactions: rows.transactions, messages: rows.messages });
+    const sender = new Map<string, string>();
+    for (const t of rows.transactions) for (const h of t.out_msg_hashes) sender.set(h, t.trace_id!);
+    let carried = 0;
+    for (const t of rows.transactions) {
+      expect(t.trace_id).not.toBeNull();
+      if (t.in_msg_hash && sender.has(t.in_msg_hash)) {
+        expect(t.trace_id).toBe(sender.get(t.in_msg_hash));
+        carried++;
+      }
+    }
+    expect(carried).toBeGreaterThan(10);
+    expect(out.reduce((n, r) => n + r.transactions, 0)).toBe(rows.transactions.length);
+    expect(new Set(out.map((r) => r.trace_id)).size).toBe(out.length);
+    for (const r of out.filter((x) => x.state !== "broken")) expect(rows.transactions.some((t) => t.hash === r.trace_id && t.trace_id === r.trace_id)).toBe(true);
+  });
+});

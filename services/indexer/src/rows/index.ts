@@ -10,6 +10,7 @@ import type { BlockRows, MessageContentRow } from "./types.js";
 export * from "./types.js";
 export { blockRow, prevBlocks, signedShard } from "./block.js";
 export { transactionRows, describe, type TransactionContext } from "./transaction.js";
+export { TraceAssembler, type TraceBatch } from "./trace.js";
 export { accountRow, accountStateRows, type AccountStateBase } from "./account-state.js";
 export { messageRow, parseMessageCell, transactionMessageCells, normalizedExternalHash, bodyOpcode } from "./message.js";
 

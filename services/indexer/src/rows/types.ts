@@ -241,3 +241,29 @@ export interface BlockRows {
   contents: MessageContentRow[];
   accountStates: AccountStateRow[];
 }
+
+/**
+ * A trace as far as it is known after a batch (one masterchain block with its shard blocks):
+ * re-emitted (same trace_id, newer version) each time more of it is indexed; the store keeps the
+ * latest (ReplacingMergeTree by trace_id, version = end_lt).
+ */
+export interface TraceRow {
+  /** hash of the root transaction */
+  trace_id: string;
+  /** hash of the root's external-in message (null for a tick-tock / no in_msg root) */
+  external_hash: string | null;
+  /** TEP-467 normalised hash of that message */
+  external_hash_norm: string | null;
+  mc_seqno_start: number;
+  mc_seqno_end: number;
+  start_lt: string;
+  start_utime: number;
+  end_lt: string;
+  end_utime: number;
+  /** complete: no internal message of the trace is undelivered; pending: some are in flight;
+   *  broken: its root is not indexed (a transaction whose in message's sender is unknown) */
+  state: "complete" | "pending" | "broken";
+  pending_messages: number;
+  transactions: number;
+  messages: number;
+}
