@@ -4,7 +4,7 @@
 //   node --import tsx bench/indexer-rows.ts   (BENCH_SECONDS=5)
 import { readFileSync, readdirSync } from "node:fs";
 import { Cell } from "@ton/core";
-import { blockRows } from "../services/indexer/src/rows/index.js";
+import { blockRows, cellsFromBoc } from "../services/indexer/src/rows/index.js";
 import { installFastSha256 } from "@tongate/ton";
 
 installFastSha256(); // as `tongate` does at startup
@@ -44,8 +44,12 @@ function run(f: (b: Buffer) => unknown): number {
 
 const rowsRate = run((b) => blockRows(b, { mcSeqno: 1 }));
 const bocRate = run((b) => Cell.fromBoc(b));
+const fastRate = run((b) => cellsFromBoc(b));
+const slowRowsRate = run((b) => blockRows(b, { mcSeqno: 1, parseBoc: (x) => Cell.fromBoc(x) }));
 const line = (name: string, r: number) =>
   `${name.padEnd(26)} ${(r * blocks.length).toFixed(1).padStart(8)} blocks/s ${(r * txPerRound).toFixed(0).padStart(7)} tx/s ${(r * cellsPerRound).toFixed(0).padStart(8)} cells/s`;
 console.log(`${blocks.length} fixture blocks, ${txPerRound} transactions, ${cellsPerRound} cells per round; ${seconds} s each`);
 console.log(line("blockRows (BoC → rows)", rowsRate));
+console.log(line("blockRows, Cell.fromBoc", slowRowsRate));
+console.log(line("cellsFromBoc alone", fastRate));
 console.log(line("Cell.fromBoc alone", bocRate));

@@ -1,15 +1,17 @@
 // Block → index rows: pure functions from a block BoC to the rows the store inserts (./types.ts).
 import { createHash } from "node:crypto";
-import { Cell } from "@ton/core";
+import type { Cell } from "@ton/core";
 import { parseBlock, shardIdOf } from "@tongate/block";
 import { accountStateRows } from "./account-state.js";
 import { blockRow, signedShard } from "./block.js";
+import { cellsFromBoc } from "./boc.js";
 import { transactionRows } from "./transaction.js";
 import type { BlockRows, MessageContentRow } from "./types.js";
 
 export * from "./types.js";
 export { blockRow, prevBlocks, signedShard } from "./block.js";
 export { transactionRows, describe, type TransactionContext } from "./transaction.js";
+export { cellsFromBoc } from "./boc.js";
 export { TraceAssembler, type TraceBatch } from "./trace.js";
 export { accountRow, accountStateRows, type AccountStateBase } from "./account-state.js";
 export { messageRow, parseMessageCell, transactionMessageCells, normalizedExternalHash, bodyOpcode } from "./message.js";
@@ -19,6 +21,8 @@ export interface BlockRowsContext {
   mcSeqno: number;
   /** file hash when the BoC is not the block file as the liteserver serves it (default: sha256 of the BoC) */
   fileHash?: Buffer;
+  /** BoC reader (default: cellsFromBoc, the fast reader of ./boc.ts) */
+  parseBoc?: (boc: Buffer) => Cell[];
 }
 
 /**
@@ -26,7 +30,7 @@ export interface BlockRowsContext {
  * message bodies / StateInits once by hash, and the account states the block alone determines.
  */
 export function blockRows(blockBoc: Buffer, ctx: BlockRowsContext): BlockRows {
-  const root = Cell.fromBoc(blockBoc)[0];
+  const root = (ctx.parseBoc ?? cellsFromBoc)(blockBoc)[0];
   const block = parseBlock(root);
   const info = block.info;
   const workchain = info.shard.workchainId;
