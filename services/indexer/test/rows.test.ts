@@ -6,6 +6,7 @@ import { blockTransactions, loadShardAccount, parseBlock } from "@tongate/block"
 import { describe, expect, it } from "vitest";
 import {
   type BlockRows,
+  masterchainShards,
   type TraceRow,
   TraceAssembler,
   accountRow,
@@ -95,6 +96,23 @@ describe.each(BLOCKS)("rows of $file", ({ file, wc, seqno, txs }) => {
     const outs = new Set(rows.messages.filter((m) => m.direction === "out").map((m) => m.msg_hash));
     const ins = rows.messages.filter((m) => m.direction === "in" && m.source !== null);
     for (const m of ins) if (outs.has(m.msg_hash)) expect(rows.messages.filter((x) => x.msg_hash === m.msg_hash)).toHaveLength(2);
+  });
+
+  it("shard tops: a masterchain block's shard blocks cover its workchain; none for a shard block", () => {
+    const tops = masterchainShards(block);
+    if (wc !== -1) return expect(tops).toEqual([]);
+    expect(tops.length).toBeGreaterThan(0);
+    // the shard prefixes of workchain 0 partition the space: the sizes (2^(64 - prefix bits)) add up to 2^64
+    const size = (s: string) => {
+      const u = BigInt.asUintN(64, BigInt(s));
+      return (u & -u) * 2n;
+    };
+    expect(tops.filter((t) => t.workchain === 0).reduce((n, t) => n + size(t.shard), 0n)).toBe(2n ** 64n);
+    for (const t of tops) {
+      expect(t.mc_seqno).toBe(seqno);
+      expect(t.seqno).toBeGreaterThan(0);
+      expect(Buffer.from(t.root_hash, "base64")).toHaveLength(32);
+    }
   });
 
   it("account states: the hash of each account after the block, as its AccountBlock state_update says", () => {

@@ -12,6 +12,7 @@ export * from "./types.js";
 export { blockRow, prevBlocks, signedShard } from "./block.js";
 export { transactionRows, describe, type TransactionContext } from "./transaction.js";
 export { cellsFromBoc } from "./boc.js";
+export { masterchainShards, type ShardTopRow } from "./shards.js";
 export { TraceAssembler, type TraceBatch } from "./trace.js";
 export { accountRow, accountStateRows, type AccountStateBase } from "./account-state.js";
 export { messageRow, parseMessageCell, transactionMessageCells, normalizedExternalHash, bodyOpcode } from "./message.js";
