@@ -93,7 +93,11 @@ describe("sendBoc and sendBocReturnHash", () => {
     const rpc = await post("jsonRPC", { jsonrpc: "2.0", id: 7, method: "sendBoc", params: { boc: (await transfer(to, toNano(1))).boc } });
     expect(rpc.body, JSON.stringify(rpc.body)).toMatchObject({ ok: true, id: 7 });
     await net.chain.seal();
-    expect(await balance(to)).toBe(toNano(2));
+    // Both landed; the second receipt may pay a nanoton or so of storage fee when a second
+    // has passed since the first (the account holds 1 TON meanwhile).
+    const landed = await balance(to);
+    expect(landed).toBeLessThanOrEqual(toNano(2));
+    expect(landed).toBeGreaterThan(toNano(2) - 1000n);
   });
 
   it("a replayed message is refused with 409 and the contract's exit code", async () => {
