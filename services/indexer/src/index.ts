@@ -10,3 +10,4 @@ export {
 } from "./store/insert.js";
 export * from "./store/queries.js";
 export type * from "./rows/types.js";
+export * from "./follower/index.js";

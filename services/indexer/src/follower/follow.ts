@@ -1,0 +1,101 @@
+// followChain: index up to the head, then each new masterchain block as the liteserver gets it
+// (liteServer.waitMasterchainSeqno through the pool's awaitSeqno), until the signal aborts.
+import { TraceAssembler } from "../rows/trace.js";
+import type { Store } from "../store/store.js";
+import { type IndexProgress, type IndexRangeOptions, indexRange } from "./index-range.js";
+import { type LiteClient, masterchainHead } from "./lite.js";
+
+export interface FollowProgress extends IndexProgress {
+  headSeqno: number;
+  /** masterchain blocks behind the head */
+  lagBlocks: number;
+}
+
+export interface FollowOptions extends Omit<IndexRangeOptions, "to" | "onProgress" | "traces"> {
+  signal: AbortSignal;
+  /** how long one wait for the next masterchain block lasts before asking again (default 10 s) */
+  waitMs?: number;
+  /** a failed round is retried after this long (default 1 s) */
+  retryMs?: number;
+  onProgress?: (p: FollowProgress) => void;
+  onError?: (e: unknown) => void;
+  /** progress log (default: none); called at most every `logEveryMs` (default 5 s) and on catching up */
+  log?: (line: string, p: FollowProgress) => void;
+  logEveryMs?: number;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Resolves with `p`'s value, or with undefined once `signal` aborts. */
+function untilAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  p.catch(() => undefined);
+  return Promise.race([p, sleep(2 ** 31 - 1, signal).then(() => undefined)]);
+}
+
+export const formatProgress = (p: FollowProgress): string =>
+  `mc ${p.mcSeqno}/${p.headSeqno} (lag ${p.lagBlocks} blocks, ${p.lagSeconds.toFixed(0)} s) ${p.blocksPerSec.toFixed(1)} blocks/s ${p.txPerSec.toFixed(1)} tx/s`;
+
+/** Follows the chain until `signal` aborts; returns the last masterchain seqno stored. */
+export async function followChain(lite: LiteClient, store: Store, options: FollowOptions): Promise<number> {
+  const { signal } = options;
+  const waitMs = options.waitMs ?? 10_000;
+  const traces = new TraceAssembler();
+  let from = options.from;
+  let prevTops: IndexRangeOptions["prevTops"];
+  let last = (from ?? 1) - 1;
+  let head = 0;
+  let lastLog = 0;
+  while (!signal.aborted) {
+    try {
+      const headId = await untilAbort(masterchainHead(lite, { timeoutMs: options.timeoutMs }), signal);
+      if (headId === undefined) break;
+      head = Math.max(head, headId.seqno);
+      const r = await indexRange(lite, store, {
+        ...options,
+        from,
+        to: head,
+        traces,
+        prevTops,
+        onProgress: (p) => {
+          const f: FollowProgress = { ...p, headSeqno: head, lagBlocks: head - p.mcSeqno };
+          options.onProgress?.(f);
+          const now = Date.now();
+          if (options.log && (now - lastLog >= (options.logEveryMs ?? 5000) || f.lagBlocks === 0)) {
+            lastLog = now;
+            options.log(formatProgress(f), f);
+          }
+        },
+      });
+      if (r.last >= r.from) {
+        last = r.last;
+        prevTops = r.tops;
+      } else if (prevTops === undefined && from === undefined) {
+        last = r.from - 1;
+      }
+      from = last + 1;
+      if (signal.aborted) break;
+      if (last >= head) {
+        // wait for the next masterchain block; a timeout just asks again
+        await untilAbort(
+          lite.query({ kind: "liteServer.getMasterchainInfo" }, { awaitSeqno: last + 1, timeoutMs: waitMs }).catch(() => undefined),
+          signal,
+        );
+      }
+    } catch (e) {
+      options.onError?.(e);
+      await sleep(options.retryMs ?? 1000, signal);
+    }
+  }
+  return last;
+}

@@ -1,0 +1,115 @@
+// indexRange: masterchain blocks from..to in order, each with the shard blocks it commits, into the
+// store; the checkpoint moves after each masterchain block is fully stored. The next batch is
+// fetched while the current one is inserted.
+import { TraceAssembler } from "../rows/trace.js";
+import type { ShardTopRow } from "../rows/shards.js";
+import type { BlockRows } from "../rows/types.js";
+import { getCheckpoint, insertBlockRows, setCheckpoint, type StoreRows } from "../store/insert.js";
+import type { Store } from "../store/store.js";
+import { type FetchOptions, type McBatch, fetchMcBatch, masterchainTops } from "./batch.js";
+import { type LiteClient, masterchainHead } from "./lite.js";
+
+/** Checkpoint name of the chain follower. */
+export const FOLLOWER_CHECKPOINT = "follower";
+
+export interface IndexProgress {
+  mcSeqno: number;
+  /** blocks (masterchain + shard) and transactions of this masterchain block */
+  blocks: number;
+  transactions: number;
+  /** totals and rates since the call started */
+  totalBlocks: number;
+  totalTransactions: number;
+  blocksPerSec: number;
+  txPerSec: number;
+  /** seconds between the block's gen_utime and now */
+  lagSeconds: number;
+  /** the range's last seqno */
+  to: number;
+}
+
+export interface IndexRangeOptions extends FetchOptions {
+  /** first masterchain seqno (default: checkpoint + 1, or 1) */
+  from?: number;
+  /** last masterchain seqno (default: the liteserver's head) */
+  to?: number;
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  /** checkpoint name (default FOLLOWER_CHECKPOINT) */
+  checkpoint?: string;
+  /** trace state carried across calls (followChain passes one); a new one otherwise */
+  traces?: TraceAssembler;
+  /** the shard tops of masterchain block from-1 when the caller has them (saves a fetch) */
+  prevTops?: readonly ShardTopRow[];
+}
+
+export interface IndexRangeResult {
+  from: number;
+  /** the last masterchain seqno stored (from - 1 when the range was empty or stopped before its first block) */
+  last: number;
+  blocks: number;
+  transactions: number;
+  /** the shard tops of `last` */
+  tops: readonly ShardTopRow[];
+}
+
+function merge(batch: McBatch): StoreRows {
+  const out: StoreRows = { blocks: [], transactions: [], messages: [], contents: [], accountStates: [], shardState: batch.tops };
+  for (const r of batch.blocks as BlockRows[]) {
+    out.blocks.push(...r.blocks);
+    out.transactions.push(...r.transactions);
+    out.messages.push(...r.messages);
+    out.contents.push(...r.contents);
+    out.accountStates.push(...r.accountStates);
+  }
+  return out;
+}
+
+export async function indexRange(lite: LiteClient, store: Store, options: IndexRangeOptions = {}): Promise<IndexRangeResult> {
+  const name = options.checkpoint ?? FOLLOWER_CHECKPOINT;
+  const from = options.from ?? ((await getCheckpoint(store, name)) ?? 0) + 1;
+  if (from < 1) throw new RangeError(`indexRange: from must be ≥ 1 (masterchain block 0 is the zero state), got ${from}`);
+  const to = options.to ?? (await masterchainHead(lite, { timeoutMs: options.timeoutMs })).seqno;
+  const traces = options.traces ?? new TraceAssembler();
+  const result: IndexRangeResult = { from, last: from - 1, blocks: 0, transactions: 0, tops: options.prevTops ?? [] };
+  if (to < from || options.signal?.aborted) return result;
+  if (options.prevTops === undefined) result.tops = await masterchainTops(lite, from - 1, options);
+
+  const started = performance.now();
+  const pending = new Set<Promise<McBatch>>();
+  const prefetch = (seqno: number, tops: readonly ShardTopRow[]): Promise<McBatch> => {
+    const p = fetchMcBatch(lite, seqno, tops, options);
+    p.catch(() => undefined); // awaited below; a stop before that must not leave an unhandled rejection
+    pending.add(p);
+    return p;
+  };
+  let next = prefetch(from, result.tops);
+  for (let seqno = from; seqno <= to; seqno++) {
+    const batch = await next;
+    if (seqno < to && !options.signal?.aborted) next = prefetch(seqno + 1, batch.tops);
+    const rows = merge(batch);
+    traces.add({ mcSeqno: seqno, transactions: rows.transactions, messages: rows.messages });
+    await insertBlockRows(store, rows);
+    await setCheckpoint(store, name, seqno);
+    result.last = seqno;
+    result.tops = batch.tops;
+    result.blocks += rows.blocks.length;
+    result.transactions += rows.transactions.length;
+    if (options.onProgress) {
+      const secs = Math.max((performance.now() - started) / 1000, 1e-3);
+      options.onProgress({
+        mcSeqno: seqno,
+        blocks: rows.blocks.length,
+        transactions: rows.transactions.length,
+        totalBlocks: result.blocks,
+        totalTransactions: result.transactions,
+        blocksPerSec: result.blocks / secs,
+        txPerSec: result.transactions / secs,
+        lagSeconds: Math.max(0, Date.now() / 1000 - batch.genUtime),
+        to,
+      });
+    }
+    if (options.signal?.aborted) break;
+  }
+  return result;
+}

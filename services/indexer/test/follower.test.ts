@@ -1,0 +1,141 @@
+// The chain follower against a real localnet over ADNL (LiteserverPool) into embedded chDB: traffic
+// (faucet transfers to fresh addresses, transfers between genesis wallets, a bounce), a range indexed
+// and compared with what the localnet recorded; re-indexing changes nothing; a restart continues from
+// the checkpoint with the next block only; followChain keeps up with new blocks and stops on abort.
+import { Address, toNano } from "@ton/core";
+import type { Localnet } from "@tongate/localnet";
+import { LiteserverPool } from "@tongate/lite-proxy";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
+import { startTestLocalnet } from "../../../tests/support/localnet.js";
+import { type IndexProgress, type Store, followChain, getCheckpoint, indexRange, migrate, openStore } from "../src/index.js";
+
+let net: Localnet;
+let pool: LiteserverPool;
+let store: Store;
+
+const fresh = (n: number) => new Address(0, Buffer.alloc(32, n));
+
+async function rows<T>(query: string): Promise<T[]> {
+  return (await store.client.query({ query, format: "JSONEachRow" })).json<T>();
+}
+
+async function counts(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of ["blocks", "transactions", "messages", "message_contents", "account_states", "shard_state", "transactions_by_hash"]) {
+    out[t] = Number((await rows<{ n: string }>(`SELECT count() AS n FROM ${t} FINAL`))[0]!.n);
+  }
+  return out;
+}
+
+/** What the localnet recorded up to masterchain block `mc`: transactions (base64 hash → lt) and blocks per workchain. */
+function recorded(mc: number): { txs: Map<string, string>; blocks: Map<number, string[]> } {
+  const txs = new Map<string, string>();
+  const blocks = new Map<number, string[]>([[-1, []], [0, []]]);
+  for (const b of [...net.chain.masterchain, ...net.chain.shardchain]) {
+    if (b.mcSeqno > mc) continue;
+    blocks.get(b.id.workchain)!.push(`${b.id.seqno}/${b.id.rootHash.toString("base64")}/${b.id.fileHash.toString("base64")}`);
+    for (const t of b.transactions) txs.set(t.hash.toString("base64"), t.lt.toString());
+  }
+  return { txs, blocks };
+}
+
+async function stored(): Promise<{ txs: { hash: string; lt: string; n: string; traced: string }[]; blocks: Map<number, string[]> }> {
+  const txs = await rows<{ hash: string; lt: string; n: string; traced: string }>(
+    "SELECT hash, any(lt) AS lt, count() AS n, countIf(trace_id IS NOT NULL) AS traced FROM transactions FINAL GROUP BY hash",
+  );
+  const blocks = new Map<number, string[]>([[-1, []], [0, []]]);
+  for (const b of await rows<{ workchain: number; seqno: number; root_hash: string; file_hash: string }>("SELECT workchain, seqno, root_hash, file_hash FROM blocks FINAL")) {
+    blocks.get(b.workchain)!.push(`${b.seqno}/${b.root_hash}/${b.file_hash}`);
+  }
+  return { txs, blocks };
+}
+
+async function expectIndexed(mc: number): Promise<void> {
+  const want = recorded(mc);
+  const got = await stored();
+  expect(got.txs.length).toBe(want.txs.size);
+  for (const t of got.txs) {
+    expect(want.txs.get(t.hash), t.hash).toBe(t.lt);
+    expect(Number(t.n), t.hash).toBe(1);
+    expect(Number(t.traced), t.hash).toBe(1);
+  }
+  for (const wc of [-1, 0]) expect(got.blocks.get(wc)!.sort(), `workchain ${wc}`).toEqual(want.blocks.get(wc)!.sort());
+  expect(await getCheckpoint(store, "follower")).toBe(mc);
+}
+
+beforeAll(async () => {
+  net = await startTestLocalnet({ seed: "indexer-follower", wallets: 2 });
+  pool = LiteserverPool.fromGlobalConfig(net.globalConfig(), { probeIntervalMs: 200 });
+  store = await openStore();
+  await migrate(store);
+  await pool.ready(5000);
+  // traffic: faucet transfers to fresh addresses, a v5r1 and a v4r2 genesis wallet sending to each
+  // other and to fresh addresses (one bounceable to an empty account: it bounces), empty blocks
+  await net.faucet(fresh(0xa1), toNano("5"));
+  await net.faucet(fresh(0xa2), toNano("3"));
+  const w1 = new LocalnetSender(net, net.genesis.wallets[1]!);
+  const w2 = new LocalnetSender(net, net.genesis.wallets[2]!);
+  await w1.send({ to: w2.address, value: toNano("1") }, { to: fresh(0xa3), value: toNano("2"), bounce: false });
+  await w2.send({ to: w1.address, value: toNano("0.5") }, { to: fresh(0xa4), value: toNano("1"), bounce: true });
+  await net.chain.seal();
+  await net.chain.seal();
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await store?.close();
+  await net?.close();
+});
+
+describe("chain follower on a localnet", () => {
+  let head = 0;
+
+  it("indexes every block and transaction of a range from the start (no checkpoint yet)", async () => {
+    head = net.chain.lastMasterchain!.id.seqno;
+    expect(await getCheckpoint(store, "follower")).toBeNull();
+    const seen: IndexProgress[] = [];
+    const r = await indexRange(pool, store, { to: head, onProgress: (p) => seen.push(p) });
+    expect(seen.map((p) => p.mcSeqno)).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+    expect(r).toMatchObject({ from: 1, last: head });
+    expect(recorded(head).txs.size).toBeGreaterThanOrEqual(10);
+    await expectIndexed(head);
+  });
+
+  it("indexing the same range again changes no count", async () => {
+    const before = await counts();
+    expect(before.shard_state).toBe(head);
+    await indexRange(pool, store, { from: 1, to: head });
+    expect(await counts()).toEqual(before);
+    await expectIndexed(head);
+  });
+
+  it("a restart continues from the checkpoint with the next block only", async () => {
+    await net.faucet(fresh(0xa5), toNano("1"));
+    await net.chain.seal();
+    const seen: number[] = [];
+    const r = await indexRange(pool, store, { onProgress: (p) => seen.push(p.mcSeqno) });
+    expect(seen).toEqual([head + 1, head + 2]);
+    expect(r.from).toBe(head + 1);
+    head += 2;
+    await expectIndexed(head);
+  });
+
+  it("followChain indexes new blocks as they are sealed and stops on abort", async () => {
+    const ac = new AbortController();
+    const lines: string[] = [];
+    const done = followChain(pool, store, { signal: ac.signal, waitMs: 2000, log: (l) => lines.push(l), logEveryMs: 0 });
+    await net.faucet(fresh(0xa6), toNano("1"));
+    await net.chain.seal();
+    const target = head + 2;
+    const deadline = Date.now() + 10_000;
+    while (((await getCheckpoint(store, "follower")) ?? 0) < target) {
+      if (Date.now() > deadline) throw new Error("followChain did not reach the head");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    ac.abort();
+    expect(await done).toBe(target);
+    expect(lines.some((l) => l.startsWith(`mc ${target}/`))).toBe(true);
+    await expectIndexed(target);
+  });
+});
