@@ -8,7 +8,7 @@ import { LiteserverPool } from "@tongate/lite-proxy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
-import { type IndexProgress, type Store, followChain, getCheckpoint, indexRange, migrate, openStore } from "../src/index.js";
+import { type IndexProgress, type LiteClient, type Store, followChain, getCheckpoint, indexRange, migrate, openStore } from "../src/index.js";
 
 let net: Localnet;
 let pool: LiteserverPool;
@@ -124,7 +124,13 @@ describe("chain follower on a localnet", () => {
   it("followChain indexes new blocks as they are sealed and stops on abort", async () => {
     const ac = new AbortController();
     const lines: string[] = [];
-    const done = followChain(pool, store, { signal: ac.signal, waitMs: 2000, log: (l) => lines.push(l), logEveryMs: 0 });
+    const errors: unknown[] = [];
+    // a liteserver answer lost once mid-block: the follower retries that masterchain block
+    let failures = 1;
+    const flaky: LiteClient = {
+      query: (fn, o) => (fn.kind === "liteServer.getBlock" && failures-- > 0 ? Promise.reject(new Error("lost answer")) : pool.query(fn, o)),
+    };
+    const done = followChain(flaky, store, { signal: ac.signal, waitMs: 2000, retryMs: 50, log: (l) => lines.push(l), logEveryMs: 0, onError: (e) => errors.push(e) });
     await net.faucet(fresh(0xa6), toNano("1"));
     await net.chain.seal();
     const target = head + 2;
@@ -136,6 +142,7 @@ describe("chain follower on a localnet", () => {
     ac.abort();
     expect(await done).toBe(target);
     expect(lines.some((l) => l.startsWith(`mc ${target}/`))).toBe(true);
+    expect(errors.map((e) => (e as Error).message)).toEqual(["lost answer"]);
     await expectIndexed(target);
   });
 });
