@@ -1,5 +1,6 @@
 // tongate CLI: `start` (everything in one process), `serve` (services over
-// gRPC in their own process), `gateway` (the HTTP edge in front of upstreams).
+// gRPC in their own process), `gateway` (the HTTP edge in front of upstreams),
+// `localnet` (a local chain), `index` (the chain into ClickHouse), `keys` (API keys).
 import {
   ConfigError,
   createLogger,
@@ -21,6 +22,8 @@ import { installFastSha256 } from "@tongate/ton";
 import { findService, serviceModules } from "./services.js";
 import { rateLimitOptions } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
+import { followChain, indexRange, migrate, openStore } from "@tongate/indexer";
+import { globalConfigOf, LiteserverPool } from "@tongate/lite-proxy";
 
 const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
 const gatewayOptions: OptionSpec[] = [
@@ -134,6 +137,19 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       };
     },
   },
+  index: {
+    summary: "index the chain into ClickHouse (chDB in this process, or --clickhouse-url): --from/--to a range, else follow the head",
+    options: [
+      networkOption(),
+      chainOption,
+      { name: "clickhouse-url", description: "a ClickHouse server (default: chDB in this process)" },
+      { name: "index-dir", description: "chDB's data directory (default: memory only)" },
+      { name: "from", description: "first masterchain seqno (default: after the checkpoint)" },
+      { name: "to", description: "last masterchain seqno: index the range and exit (default: follow the head)" },
+      ...common,
+    ],
+    run: (o, log) => runIndexer(o, log.child({ service: "indexer" })),
+  },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
     options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...rateLimitFlags(true), ...common],
@@ -165,6 +181,40 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
     },
   },
 };
+
+/** `tongate index`: a range (--to) then exit, or follow the head until stopped. */
+async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> {
+  const config = globalConfigOf(o);
+  if (!config) throw new ConfigError("index needs a chain: --global-config FILE (e.g. a localnet's --write-global-config) or --network mainnet");
+  const seqno = (name: string) => (o[name] === undefined ? undefined : positive(name, o[name]));
+  const pool = LiteserverPool.fromGlobalConfig(config);
+  const store = await openStore({ url: o["clickhouse-url"] as string | undefined, path: o["index-dir"] as string | undefined });
+  const close = async () => {
+    await pool.close();
+    await store.close();
+  };
+  await migrate(store);
+  const to = seqno("to");
+  if (to !== undefined) {
+    const r = await indexRange(pool, store, { from: seqno("from"), to, onProgress: (p) => log.info(p, "indexed") });
+    log.info({ from: r.from, last: r.last, blocks: r.blocks, transactions: r.transactions }, "range indexed");
+    await close();
+    return async () => {};
+  }
+  const stop = new AbortController();
+  const following = followChain(pool, store, { from: seqno("from"), signal: stop.signal, log: (line, p) => log.info(p, line), onError: (err) => log.warn({ err }, "indexing failed; retrying") });
+  return async () => {
+    stop.abort();
+    await following.catch((err: unknown) => log.error({ err }, "follower stopped with an error"));
+    await close();
+  };
+}
+
+function positive(name: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`--${name} ${String(value)} is not a masterchain seqno (an integer ≥ 1)`);
+  return n;
+}
 
 async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], health: GatewayOptions["health"]): Promise<() => Promise<void>> {
   const gateway = new Gateway({

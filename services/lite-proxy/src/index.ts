@@ -32,7 +32,7 @@ function readConfig(flag: string, file: string | URL): unknown {
 }
 
 /** The chain's global config: given in-process (start's localnet), --global-config FILE, or --network's bundled one. */
-function globalConfigOf(options: Record<string, unknown>): unknown {
+export function globalConfigOf(options: Record<string, unknown>): unknown {
   if (options.globalConfig) return options.globalConfig;
   const path = options["global-config"];
   if (typeof path === "string" && path) return readConfig(`--global-config ${path}`, path);
