@@ -4,7 +4,8 @@
 // hashes to the prev_trans_hash of the one after it).
 import { verifyAccountState, verifyTransactionList, type AccountAddress, type VerifiedTransaction } from "@tongate/proof";
 import { formatRaw } from "@tongate/ton";
-import { orNotFound, tlBlockId, verified, type BlockId } from "./block-lookup.js";
+import { orNotFound, tlBlockId, type BlockId } from "./block-lookup.js";
+import { verified } from "./chain.js";
 import type { PoolSession } from "./pool/index.js";
 
 /** A transaction reference; lt 0 is "no transaction" (the end of an account's history). */

@@ -1,13 +1,13 @@
 // Blocks as the v2 block and transaction methods find them: lookupBlock by seqno / lt / utime with the
 // header proof checked, and a block id completed from (workchain, shard, seqno) when the client leaves its
-// hashes out. Also the two error rules these methods share: a failed proof check is the liteserver's
-// fault (502), "not in db" is a 404 naming what was missing.
+// hashes out. Also the error rule these methods share: "not in db" is a 404 naming what was missing
+// (a failed proof check, a 502, is chain.ts's verified()).
 import { shardIntersects, type BlockInfo } from "@tongate/block";
-import { ProofError, verifyBlockHeader, type LiteServerBlockHeader, type TonNodeBlockIdExt } from "@tongate/proof";
+import { verifyBlockHeader, type LiteServerBlockHeader, type TonNodeBlockIdExt } from "@tongate/proof";
 import { apiError } from "@tongate/runtime";
 import { parseHash } from "@tongate/ton";
 import type { TlObject } from "@tongate/tl";
-import { MASTERCHAIN_SHARD } from "./chain.js";
+import { MASTERCHAIN_SHARD, verified } from "./chain.js";
 import { LiteServerError, type PoolSession } from "./pool/index.js";
 import { withInput } from "./utils.js";
 
@@ -19,16 +19,6 @@ export const tlBlockId = (b: BlockId): TlObject => ({ kind: "tonNode.blockIdExt"
 /** "(workchain,shard hex,seqno)", as liteservers name blocks. */
 export const blockName = (b: { workchain: number; shard: bigint; seqno?: number }) =>
   `(${b.workchain},${BigInt.asUintN(64, b.shard).toString(16)}${b.seqno === undefined ? "" : `,${b.seqno}`})`;
-
-/** Runs a proof check of a liteserver answer: a failure means the liteserver cannot be trusted (502). */
-export function verified<T>(method: string, check: () => T): T {
-  try {
-    return check();
-  } catch (e) {
-    if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
-    throw e;
-  }
-}
 
 /** The liteserver's answer, or a 404 naming `what` when the liteserver does not have it ("not in db"). */
 export async function orNotFound<T>(answer: Promise<T>, what: string, hint = ""): Promise<T> {

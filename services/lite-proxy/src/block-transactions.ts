@@ -3,7 +3,8 @@
 // answer carries a Merkle proof of the block's account blocks (want_proof), checked against the block id.
 import type { Cell } from "@ton/core";
 import { verifyBlockTransactions, verifyBlockTransactionsExt, type LiteServerBlockTransactions } from "@tongate/proof";
-import { blockName, orNotFound, tlBlockId, verified, type BlockId } from "./block-lookup.js";
+import { blockName, orNotFound, tlBlockId, type BlockId } from "./block-lookup.js";
+import { verified } from "./chain.js";
 import type { PoolSession } from "./pool/index.js";
 
 /** A position in a block's listing: strictly after this account's transaction at this lt. */

@@ -36,12 +36,11 @@ import {
   masterchainBlock,
   orNotFound,
   tlBlockId,
-  verified,
   type BlockHeader,
   type BlockId,
   type BlockSelector,
 } from "./block-lookup.js";
-import { MASTERCHAIN_SHARD, type ChainReader } from "./chain.js";
+import { MASTERCHAIN_SHARD, verified, type ChainReader } from "./chain.js";
 import type { PoolSession } from "./pool/index.js";
 import { tonBlockId } from "./values.js";
 

@@ -36,6 +36,16 @@ export interface AccountSnapshot {
   syncUtime: number;
 }
 
+/** Runs a proof check of a liteserver answer: a failure means the liteserver cannot be trusted (502). */
+export function verified<T>(method: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
+    throw e;
+  }
+}
+
 /** Maps pool and liteserver errors to API errors a client can act on. */
 export function asApiError(err: unknown, what: string): Error {
   if (err instanceof LiteServerError) {
@@ -145,13 +155,7 @@ export class ChainReader {
     const digest = answerDigest(block, address, answer as Partial<AccountStateBytes>);
     const known = digest === undefined ? undefined : this.verifiedAccounts.get(digest);
     if (known) return known;
-    let state: VerifiedAccountState;
-    try {
-      state = verifyAccountState(answer, { kind: "tonNode.blockIdExt", ...block }, { workchain: address.workChain, id: address.hash });
-    } catch (e) {
-      if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
-      throw e;
-    }
+    const state = verified(method, () => verifyAccountState(answer, { kind: "tonNode.blockIdExt", ...block }, { workchain: address.workChain, id: address.hash }));
     const v = { block, state };
     if (digest !== undefined) this.verifiedAccounts.set(digest, v);
     return v;

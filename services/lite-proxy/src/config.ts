@@ -16,8 +16,8 @@ import {
 import { TvmCellSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import { apiError } from "@tongate/runtime";
 import { parseHash } from "@tongate/ton";
-import { masterchainBlock, tlBlockId, verified } from "./block-lookup.js";
-import type { ChainReader } from "./chain.js";
+import { masterchainBlock, tlBlockId } from "./block-lookup.js";
+import { verified, type ChainReader } from "./chain.js";
 import type { PoolSession } from "./pool/index.js";
 import { boc } from "./transaction-view.js";
 import { withInput } from "./utils.js";

@@ -4,10 +4,9 @@
 // WebAssembly), shared by get-methods and fee estimation.
 import { beginCell, Cell, CellType, Dictionary, loadAccount, type Account, type Address } from "@ton/core";
 import { Executor } from "@ton/sandbox";
-import { apiError } from "@tongate/runtime";
 import { ProofError, verifyConfig, type VerifiedAccountState } from "@tongate/proof";
 import type { TlObject } from "@tongate/tl";
-import type { BlockIdExt, ChainReader, VerifiedAccount } from "./chain.js";
+import { verified, type BlockIdExt, type ChainReader, type VerifiedAccount } from "./chain.js";
 import type { PoolSession } from "./pool/index.js";
 
 let executor: Promise<Executor> | undefined;
@@ -19,16 +18,6 @@ export function emulator(): Promise<Executor> {
 }
 
 const tlBlock = (b: BlockIdExt) => ({ kind: "tonNode.blockIdExt", ...b });
-
-/** Runs a proof check; a failed proof is the liteserver's fault: 502. */
-function verified<T>(method: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
-    throw e;
-  }
-}
 
 export interface AccountAtBlock {
   /** The masterchain block the state was read at. */

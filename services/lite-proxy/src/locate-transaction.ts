@@ -8,7 +8,8 @@ import { shardForAccount, shardToSigned } from "@tongate/block";
 import { verifyTransactionInfo, type AccountAddress } from "@tongate/proof";
 import { apiError } from "@tongate/runtime";
 import { formatFriendly } from "@tongate/ton";
-import { blockName, findBlock, lookupBlock, tlBlockId, verified, type BlockHeader } from "./block-lookup.js";
+import { blockName, findBlock, lookupBlock, tlBlockId, type BlockHeader } from "./block-lookup.js";
+import { verified } from "./chain.js";
 import { blockTransactionIds } from "./block-transactions.js";
 import type { PoolSession } from "./pool/index.js";
 
