@@ -1,6 +1,6 @@
 // A masterchain block's shard tops (McBlockExtra.shard_hashes): the shard blocks it commits, for
 // masterchainBlockShardState and as the follow-chain loop's targets (walk `prev` from each top back
-// to the shard blocks already indexed). Same shape as the store's ShardStateRow.
+// to the shard blocks already indexed).
 import { type Block, shardHashesList } from "@tongate/block";
 import { signedShard } from "./block.js";
 import { b64 } from "./util.js";

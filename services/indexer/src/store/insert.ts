@@ -9,18 +9,11 @@ import type {
   MessageRow,
   TransactionRow,
 } from "../rows/types.js";
+import type { ShardTopRow } from "../rows/shards.js";
 import type { Store } from "./store.js";
 
-/** A shard top in a masterchain block's ShardHashes (masterchainBlockShardState). */
-export interface ShardStateRow {
-  mc_seqno: number;
-  workchain: number;
-  /** signed int64, decimal string */
-  shard: string;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-}
+/** A shard top in a masterchain block's ShardHashes (masterchainBlockShardState): the row masterchainShards builds. */
+export type ShardStateRow = ShardTopRow;
 
 /** What one insert stores: a block's rows, plus the shard state of masterchain blocks. */
 export interface StoreRows extends BlockRows {

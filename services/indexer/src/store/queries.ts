@@ -1,54 +1,20 @@
 // Reads over the store (the seed of the v3 endpoints). Values are bound with query_params only;
 // every table is read with FINAL (ReplacingMergeTree; see migrations/0001_core.sql).
+import type { MessageRow, TransactionRow } from "../rows/types.js";
 import type { Store } from "./store.js";
 
-/** A transaction as stored: 64-bit values as strings, `description` still JSON text. */
-export interface StoredTransaction {
-  account: string;
-  lt: string;
-  hash: string;
-  prev_trans_hash: string;
-  prev_trans_lt: string;
-  now: number;
-  mc_seqno: number;
-  block_workchain: number;
-  block_shard: string;
-  block_seqno: number;
+/**
+ * A transaction as stored: the inserted row, with `description` still JSON text and the
+ * statuses as the column's plain strings.
+ */
+export type StoredTransaction = Omit<TransactionRow, "description" | "orig_status" | "end_status"> & {
   orig_status: string;
   end_status: string;
-  total_fees: string;
-  total_fees_extra_currencies: Record<string, string>;
-  account_state_hash_before: string;
-  account_state_hash_after: string;
   description: string;
-  in_msg_hash: string | null;
-  out_msg_hashes: string[];
-  trace_id: string | null;
-}
+};
 
-export interface StoredMessage {
-  msg_hash: string;
-  direction: "in" | "out";
-  tx_hash: string;
-  tx_lt: string;
-  source: string | null;
-  destination: string | null;
-  value: string | null;
-  value_extra_currencies: Record<string, string>;
-  fwd_fee: string | null;
-  ihr_fee: string | null;
-  extra_flags: string | null;
-  created_lt: string | null;
-  created_at: number | null;
-  opcode: number | null;
-  ihr_disabled: boolean | null;
-  bounce: boolean | null;
-  bounced: boolean | null;
-  import_fee: string | null;
-  body_hash: string;
-  init_state_hash: string | null;
-  hash_norm: string | null;
-}
+/** A message as stored: exactly the inserted row. */
+export type StoredMessage = MessageRow;
 
 async function rows<T>(store: Store, query: string, query_params: Record<string, unknown>): Promise<T[]> {
   const rs = await store.client.query({ query, query_params, format: "JSONEachRow" });
