@@ -1,3 +1,4 @@
+import type { Cell } from "@ton/core";
 import type { Executor } from "@ton/sandbox";
 
 /** Inputs of one emulation, as the emulator takes them: BoCs in base64 and the params JSON. */
@@ -17,3 +18,6 @@ export type Emulation =
   | { success: false; error: string; exitCode?: number };
 
 export function emulateOn(executor: Executor, job: EmulationJob): Emulation;
+
+/** outmsg_cnt of a Transaction cell. */
+export function outMessagesCount(tx: Cell): number;

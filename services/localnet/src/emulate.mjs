@@ -16,3 +16,13 @@ export function emulateOn(executor, job) {
   const r = res.result;
   return r.success ? { success: true, transaction: r.transaction, shardAccount: r.shardAccount } : { success: false, error: r.error, exitCode: r.vmResults?.vmExitCode };
 }
+
+/**
+ * outmsg_cnt of a Transaction cell: after the constructor tag, account_addr, lt, prev_trans_hash,
+ * prev_trans_lt and now (transaction$0111 … outmsg_cnt:uint15 …).
+ * @param {import("@ton/core").Cell} tx
+ * @returns {number}
+ */
+export function outMessagesCount(tx) {
+  return tx.beginParse().skip(4 + 256 + 64 + 256 + 64 + 32).loadUint(15);
+}

@@ -4,7 +4,7 @@
 import { parentPort } from "node:worker_threads";
 import { Cell } from "@ton/core";
 import { Executor } from "@ton/sandbox";
-import { emulateOn } from "./emulate.mjs";
+import { emulateOn, outMessagesCount } from "./emulate.mjs";
 
 const executor = await Executor.create();
 // The config and libraries come with the first job and whenever they change (executor-pool.ts).
@@ -13,8 +13,7 @@ parentPort.on("message", ({ id, job, config, libs }) => {
   try {
     if (config !== undefined) held = { config, libs };
     const result = emulateOn(executor, { ...job, ...held });
-    // outmsg_cnt: after the constructor tag, account_addr, lt, prev_trans_hash, prev_trans_lt and now.
-    if (result.success && job.countOutMessages) result.outMessages = Cell.fromBase64(result.transaction).beginParse().skip(4 + 256 + 64 + 256 + 64 + 32).loadUint(15);
+    if (result.success && job.countOutMessages) result.outMessages = outMessagesCount(Cell.fromBase64(result.transaction));
     parentPort.postMessage({ id, result });
   } catch (e) {
     parentPort.postMessage({ id, error: e instanceof Error ? e.message : String(e) });

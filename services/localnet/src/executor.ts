@@ -4,7 +4,7 @@
 import { beginCell, Cell, loadShardAccount, loadTransaction, parseTuple, serializeTuple, storeShardAccount, type Address, type ShardAccount, type Transaction, type TupleItem } from "@ton/core";
 import { Executor, type PrevBlocksInfo } from "@ton/sandbox";
 import { bocBase64, withBoc } from "./boc-cache.js";
-import { emulateOn, type Emulation, type EmulationJob } from "./emulate.mjs";
+import { emulateOn, outMessagesCount, type Emulation, type EmulationJob } from "./emulate.mjs";
 import { ExecutorPool } from "./executor-pool.js";
 
 export interface ExecutedTransaction {
@@ -68,7 +68,13 @@ export class TransactionExecutor {
    * The answer keeps the emulator's BoCs: materialize() parses the ones a collation keeps.
    */
   emulate(address: Address, account: Cell | string | undefined, message: Cell, p: RunParams, countOutMessages = false): Promise<Emulation> {
-    const job: EmulationJob = {
+    const job = this.job(address, account, message, p, countOutMessages);
+    return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
+  }
+
+  /** The emulator's inputs: BoCs serialized at most once per cell (boc-cache.ts), the params as JSON. */
+  private job(address: Address, account: Cell | string | undefined, message: Cell, p: RunParams, countOutMessages: boolean): EmulationJob {
+    return {
       countOutMessages,
       config: this.configBase64,
       libs: this.libs ? bocBase64(this.libs) : null,
@@ -76,7 +82,6 @@ export class TransactionExecutor {
       message: bocBase64(message),
       params: emulationParams(p),
     };
-    return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
   }
 
   /**
@@ -145,13 +150,8 @@ export class TransactionExecutor {
    * than the emulation of a wallet transfer itself.
    */
   async run(address: Address, account: Cell | undefined, message: Cell, p: RunParams): Promise<ExecutedTransaction | { rejected: string; exitCode?: number }> {
-    const e = emulateOn(this.executor, {
-      config: this.configBase64,
-      libs: this.libs ? bocBase64(this.libs) : null,
-      shardAccount: bocBase64(account ?? emptyShardAccount(address)),
-      message: bocBase64(message),
-      params: emulationParams(p),
-    });
+    // Always on this thread: the bare-emulator baseline of bench:localnet and the replay test use it.
+    const e = emulateOn(this.executor, this.job(address, account, message, p, false));
     return e.success ? this.materialize(e) : { rejected: e.error, exitCode: e.exitCode };
   }
 }
@@ -168,10 +168,6 @@ function emulationParams(p: RunParams): string {
   return JSON.stringify(params);
 }
 
-/** outmsg_cnt of a Transaction cell (transaction$0111 account_addr lt prev_trans_hash prev_trans_lt now outmsg_cnt:uint15 …). */
-export function outMessagesCount(tx: Cell): number {
-  return tx.beginParse().skip(4 + 256 + 64 + 256 + 64 + 32).loadUint(15);
-}
 
 const prevBlocksBocs = new WeakMap<PrevBlocksInfo, string>();
 
