@@ -68,6 +68,8 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
         if (f?.rules?.format === Format.TON_ADDRESS) s.format = "ton-address";
         if (f?.rules?.format === Format.TON_HASH) s.format = "ton-hash";
         if (f?.rules?.format === Format.BOC_BASE64) s.format = "byte";
+        if (f?.rules?.format === Format.TON_ADDRESS_OR_NULL) s.format = "ton-address-or-null";
+        if (f?.rules?.oneOf.length) s.enum = [...f.rules.oneOf];
         return s;
       }
       case ScalarType.BYTES:

@@ -4,10 +4,9 @@
 import { Address, beginCell, Cell, external, internal, loadShardAccount, storeMessage, toNano, type StateInit } from "@ton/core";
 import { WalletContractV1R3, WalletContractV2R2, WalletContractV3R2 } from "@ton/ton";
 import { deriveKeyPair, type Localnet } from "@tongate/localnet";
-import { packAddress } from "@tongate/ton";
+import { detectWallet, walletData, packAddress } from "@tongate/ton";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectWallet, walletData } from "../../services/lite-proxy/src/wallet-detect.js";
 import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { LocalnetSender, runGetMethod } from "../support/localnet-deploy.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";

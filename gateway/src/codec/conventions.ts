@@ -64,5 +64,5 @@ export function conventionOf(desc: DescMessage): MessageConvention {
 }
 
 function isEmptyRules(r: FieldRules): boolean {
-  return !r.required && r.gte === undefined && r.lte === undefined && r.minLen === undefined && r.maxLen === undefined && r.maxItems === undefined && r.format === 0;
+  return !r.required && r.gte === undefined && r.lte === undefined && r.minLen === undefined && r.maxLen === undefined && r.maxItems === undefined && r.format === 0 && r.oneOf.length === 0;
 }

@@ -257,11 +257,15 @@ function checkString(name: string, value: unknown, r: NonNullable<FieldConventio
   if (r.required && value === "") throw new InputError(`${name}: must not be empty`);
   if (r.minLen !== undefined && value.length < r.minLen) throw new InputError(`${name}: at least ${r.minLen} characters, got ${value.length}`);
   if (r.maxLen !== undefined && value.length > r.maxLen) throw new InputError(`${name}: at most ${r.maxLen} characters, got ${value.length}`);
+  if (r.oneOf.length && !r.oneOf.includes(value)) throw new InputError(`${name}: expected one of ${r.oneOf.join(", ")}, got ${show(value)}`);
   switch (r.format) {
+    case Format.TON_ADDRESS_OR_NULL:
+      if (value === "null") break;
+    // falls through: any other value is an address
     case Format.TON_ADDRESS:
     case Format.TON_HASH:
       try {
-        if (r.format === Format.TON_ADDRESS) parseAddress(value);
+        if (r.format !== Format.TON_HASH) parseAddress(value);
         else parseHash(value);
       } catch (e) {
         if (e instanceof TonFormatError) throw new InputError(describeInputError(name, value, e));

@@ -5,3 +5,4 @@ export { crc16 } from "./crc16.js";
 export { describeInputError, TonFormatError } from "./format-error.js";
 export { serializeBoc, type SerializeBocOptions } from "./boc.js";
 export { installFastSha256 } from "./fast-sha256.js";
+export { detectWallet, walletByCodeHash, walletData, type WalletData, type WalletKind } from "./wallet.js";

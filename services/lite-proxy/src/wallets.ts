@@ -1,7 +1,7 @@
 // API v2: getWalletInformation (toncenter's own wallet detection by code hash) and
 // getExtendedAddressInformation (tonlib's fullAccountState: the account state by contract type).
 import { create } from "@bufbuild/protobuf";
-import { packAddress } from "@tongate/ton";
+import { detectWallet, walletData, type WalletData, type WalletKind, packAddress } from "@tongate/ton";
 import {
   AccountStateRawSchema,
   AccountStateSchema,
@@ -17,7 +17,6 @@ import {
 import { AccountAddressSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import type { AccountSnapshot, ChainReader } from "./chain.js";
 import { addressParam, cellBoc, tonBlockId, transactionId } from "./values.js";
-import { detectWallet, walletData, type WalletData, type WalletKind } from "./wallet-detect.js";
 
 
 /** The recognized wallet of an active account and its data fields. */

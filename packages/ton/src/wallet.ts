@@ -26,7 +26,12 @@ const WALLETS: Record<string, WalletKind> = {
 };
 
 export function detectWallet(code: Cell | undefined): WalletKind | undefined {
-  return code ? WALLETS[code.hash().toString("base64")] : undefined;
+  return code ? walletByCodeHash(code.hash().toString("base64")) : undefined;
+}
+
+/** The wallet whose code has this representation hash (standard base64). */
+export function walletByCodeHash(codeHash: string | null | undefined): WalletKind | undefined {
+  return codeHash ? WALLETS[codeHash] : undefined;
 }
 
 export interface WalletData {
