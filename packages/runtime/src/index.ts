@@ -4,3 +4,5 @@ export * from "./host.js";
 export * from "./log.js";
 export * from "./service.js";
 export * from "./lru.js";
+export * from "./bus.js";
+export * from "./metrics-server.js";

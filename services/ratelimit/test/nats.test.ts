@@ -1,45 +1,25 @@
 // Buckets in NATS JetStream KV: two ratelimit services on one nats-server share one limit.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { Decision_Outcome as O } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { hasNats, startNatsServer, type NatsServer } from "../../../tests/support/nats.js";
 import { client, FakeClock, startRateLimit, type Started } from "./support.js";
 
-const hasNats = spawnSync("nats-server", ["--version"]).status === 0;
-let server: ChildProcess | undefined;
+let server: NatsServer | undefined;
 let url = "";
 let dir = "";
 let n = 0;
 
 beforeAll(async () => {
   if (!hasNats) return;
-  dir = mkdtempSync(join(tmpdir(), "tongate-nats-"));
-  server = spawn("nats-server", ["-js", "-a", "127.0.0.1", "-p", "-1", "-sd", dir], { stdio: ["ignore", "pipe", "pipe"] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`nats-server did not start:\n${out}`)), 10_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /Listening for client connections on ([\d.]+:\d+)/.exec(out);
-      if (m && /Server is ready/.test(out)) {
-        clearTimeout(timer);
-        resolve(`nats://${m[1]}`);
-      }
-    };
-    server!.stdout!.on("data", onData);
-    server!.stderr!.on("data", onData);
-  });
+  server = await startNatsServer();
+  url = server.url;
+  dir = server.dir;
 });
 
 afterAll(async () => {
-  if (server) {
-    const exited = new Promise((r) => server!.once("exit", r));
-    server.kill("SIGTERM");
-    await exited;
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 /** Two ratelimit services sharing a NATS KV bucket (a fresh one per test), one keys directory and one clock. */
