@@ -11,3 +11,5 @@ export {
 export * from "./store/queries.js";
 export type * from "./rows/types.js";
 export * from "./follower/index.js";
+export { insertTraceRows, restoreTraceAssembler, traceRecord, type TraceRecord } from "./store/traces.js";
+export { indexService, indexImpl, indexOptions } from "./api/service.js";

@@ -1,6 +1,6 @@
 // followChain: index up to the head, then each new masterchain block as the liteserver gets it
 // (liteServer.waitMasterchainSeqno through the pool's awaitSeqno), until the signal aborts.
-import { TraceAssembler } from "../rows/trace.js";
+import type { TraceAssembler } from "../rows/trace.js";
 import type { Store } from "../store/store.js";
 import { type IndexProgress, type IndexRangeOptions, indexRange } from "./index-range.js";
 import { type LiteClient, masterchainHead } from "./lite.js";
@@ -12,6 +12,7 @@ export interface FollowProgress extends IndexProgress {
 }
 
 export interface FollowOptions extends Omit<IndexRangeOptions, "to" | "onProgress" | "traces"> {
+  // onStored (IndexRangeOptions) gets headSeqno: the head as last asked of the liteserver
   signal: AbortSignal;
   /** how long one wait for the next masterchain block lasts before asking again (default 10 s) */
   waitMs?: number;
@@ -58,7 +59,8 @@ export const formatProgress = (p: FollowProgress): string =>
 export async function followChain(lite: LiteClient, store: Store, options: FollowOptions): Promise<number> {
   const { signal } = options;
   const waitMs = options.waitMs ?? 10_000;
-  let traces = new TraceAssembler();
+  // the trace state after the last stored block; undefined: indexRange rebuilds it from the store
+  let traces: TraceAssembler | undefined;
   let from = options.from;
   let prevTops: IndexRangeOptions["prevTops"];
   let last = (from ?? 1) - 1;
@@ -77,6 +79,7 @@ export async function followChain(lite: LiteClient, store: Store, options: Follo
         to: head,
         traces,
         prevTops,
+        onStored: options.onStored && ((b) => options.onStored!({ ...b, headSeqno: Math.max(head, b.mcSeqno) })),
         onProgress: (p) => {
           last = p.mcSeqno;
           stored = true;
@@ -89,6 +92,7 @@ export async function followChain(lite: LiteClient, store: Store, options: Follo
           }
         },
       });
+      traces = r.traces;
       if (r.last >= r.from) prevTops = r.tops;
       else if (!stored) last = r.from - 1;
       from = last + 1;
@@ -104,9 +108,9 @@ export async function followChain(lite: LiteClient, store: Store, options: Follo
       // resume after the last stored block (the trace state holds exactly the blocks up to it)
       if (stored) from = last + 1;
       prevTops = undefined;
-      // the failed batch may have reached the trace assembler without being stored: start a new one
-      // (as after a restart, receivers of messages sent before it root broken traces; issue 6 TODO in rows/trace.ts)
-      traces = new TraceAssembler();
+      // the failed batch may have reached the trace assembler without being stored: rebuild the
+      // trace state from the store, as a restart does
+      traces = undefined;
       options.onError?.(e);
       await sleep(options.retryMs ?? 1000, signal);
     }

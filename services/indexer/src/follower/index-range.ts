@@ -1,10 +1,11 @@
 // indexRange: masterchain blocks from..to in order, each with the shard blocks it commits, into the
 // store; the checkpoint moves after each masterchain block is fully stored. The next batch is
 // fetched while the current one is inserted.
-import { TraceAssembler } from "../rows/trace.js";
+import type { TraceAssembler } from "../rows/trace.js";
 import type { ShardTopRow } from "../rows/shards.js";
-import type { BlockRows } from "../rows/types.js";
+import type { BlockRow, BlockRows } from "../rows/types.js";
 import { getCheckpoint, insertBlockRows, setCheckpoint, type StoreRows } from "../store/insert.js";
+import { insertTraceRows, restoreTraceAssembler } from "../store/traces.js";
 import type { Store } from "../store/store.js";
 import { type FetchOptions, type McBatch, fetchMcBatch, masterchainTops } from "./batch.js";
 import { type LiteClient, masterchainHead } from "./lite.js";
@@ -28,6 +29,18 @@ export interface IndexProgress {
   to: number;
 }
 
+/** A masterchain block whose rows, traces and checkpoint are stored (IndexRangeOptions.onStored). */
+export interface StoredMcBlock {
+  mcSeqno: number;
+  genUtime: number;
+  /** the masterchain block's row first, then the shard blocks it commits */
+  blocks: readonly BlockRow[];
+  transactions: number;
+  /** the head as the caller knows it (indexRange: the range's last seqno) */
+  headSeqno: number;
+  progress: IndexProgress;
+}
+
 export interface IndexRangeOptions extends FetchOptions {
   /** first masterchain seqno (default: checkpoint + 1, or 1) */
   from?: number;
@@ -37,8 +50,10 @@ export interface IndexRangeOptions extends FetchOptions {
   signal?: AbortSignal;
   /** checkpoint name (default FOLLOWER_CHECKPOINT) */
   checkpoint?: string;
-  /** trace state carried across calls (followChain passes one); a new one otherwise */
+  /** trace state carried across calls (followChain passes one); otherwise rebuilt from the store as of from - 1 */
   traces?: TraceAssembler;
+  /** called (and awaited) after each masterchain block is stored and the checkpoint moved past it */
+  onStored?: (b: StoredMcBlock) => void | Promise<void>;
   /** the shard tops of masterchain block from-1 when the caller has them (saves a fetch) */
   prevTops?: readonly ShardTopRow[];
 }
@@ -51,6 +66,8 @@ export interface IndexRangeResult {
   transactions: number;
   /** the shard tops of `last` */
   tops: readonly ShardTopRow[];
+  /** the trace state after `last`, to pass to the next call (undefined: the range was empty and none was given) */
+  traces: TraceAssembler | undefined;
 }
 
 function merge(batch: McBatch): StoreRows {
@@ -70,9 +87,9 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
   const from = options.from ?? ((await getCheckpoint(store, name)) ?? 0) + 1;
   if (from < 1) throw new RangeError(`indexRange: from must be ≥ 1 (masterchain block 0 is the zero state), got ${from}`);
   const to = options.to ?? (await masterchainHead(lite, { timeoutMs: options.timeoutMs })).seqno;
-  const traces = options.traces ?? new TraceAssembler();
-  const result: IndexRangeResult = { from, last: from - 1, blocks: 0, transactions: 0, tops: options.prevTops ?? [] };
+  const result: IndexRangeResult = { from, last: from - 1, blocks: 0, transactions: 0, tops: options.prevTops ?? [], traces: options.traces };
   if (to < from || options.signal?.aborted) return result;
+  const traces = (result.traces = options.traces ?? (await restoreTraceAssembler(store, from - 1)));
   if (options.prevTops === undefined) result.tops = await masterchainTops(lite, from - 1, options);
 
   const started = performance.now();
@@ -88,16 +105,17 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
     const batch = await next;
     if (seqno < to && !options.signal?.aborted) next = prefetch(seqno + 1, batch.tops);
     const rows = merge(batch);
-    traces.add({ mcSeqno: seqno, transactions: rows.transactions, messages: rows.messages });
+    const traceRows = traces.add({ mcSeqno: seqno, transactions: rows.transactions, messages: rows.messages });
     await insertBlockRows(store, rows);
+    await insertTraceRows(store, traceRows);
     await setCheckpoint(store, name, seqno);
     result.last = seqno;
     result.tops = batch.tops;
     result.blocks += rows.blocks.length;
     result.transactions += rows.transactions.length;
-    if (options.onProgress) {
+    if (options.onProgress || options.onStored) {
       const secs = Math.max((performance.now() - started) / 1000, 1e-3);
-      options.onProgress({
+      const progress: IndexProgress = {
         mcSeqno: seqno,
         blocks: rows.blocks.length,
         transactions: rows.transactions.length,
@@ -107,7 +125,9 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
         txPerSec: result.transactions / secs,
         lagSeconds: Math.max(0, Date.now() / 1000 - batch.genUtime),
         to,
-      });
+      };
+      options.onProgress?.(progress);
+      await options.onStored?.({ mcSeqno: seqno, genUtime: batch.genUtime, blocks: rows.blocks, transactions: rows.transactions.length, headSeqno: to, progress });
     }
     if (options.signal?.aborted) break;
   }

@@ -6,10 +6,10 @@
 // created_lt is above its sender's lt and below its receiver's, so a sender always comes first.
 // State between batches: the undelivered internal messages (msg hash → trace) and the traces that
 // still have some; a complete trace is dropped from memory after its last row is emitted.
-//
-// TODO(issue 6, follow-chain loop): on restart the in-flight state is rebuilt from the store
-// (traces with state pending and their undelivered message hashes) before the first batch; a
-// backfill that starts mid-chain marks transactions whose sender is before the start as broken.
+// On a restart (or after a failed round) that state is rebuilt from the store by feeding the
+// in-flight traces' stored transactions to a new assembler (store/traces.ts restoreTraceAssembler),
+// so the trace_ids and states are those of an uninterrupted run. A backfill that starts mid-chain
+// (nothing stored before it) roots a broken trace at each transaction whose sender is before it.
 import type { MessageRow, TraceRow, TransactionRow } from "./types.js";
 
 export interface TraceBatch {
