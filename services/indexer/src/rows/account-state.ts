@@ -14,11 +14,14 @@
 // @tongate/block per block), and fill code_boc/data_boc from it; cheaper for code: the store keeps
 // code BoCs once by hash, so a pruned code whose hash is known needs nothing more. Until then null.
 import { type Cell, CellType, loadAccount } from "@ton/core";
-import { type Block, accountNoneCell, loadShardAccountsPartial } from "@tongate/block";
+import { accountNoneCell } from "@tongate/block";
+import type { BlockView } from "./block-view.js";
+import { findLeaf, skipCurrencyCollection } from "./hashmap.js";
 import type { AccountStateRow, AccountStatus, TransactionRow } from "./types.js";
 import { b64, b64Big, bocB64, extraCurrencies, rawAddress } from "./util.js";
 
 const SHARD_STATE_UNSPLIT = 0x9023afe2;
+const NONE_HASH = accountNoneCell().hash();
 
 function hash0(c: Cell): Buffer {
   return c.hash(0);
@@ -29,28 +32,48 @@ function complete(c: Cell): boolean {
   return c.type === CellType.Ordinary && c.level() === 0;
 }
 
-export function accountStateRows(block: Block, txs: TransactionRow[]): AccountStateRow[] {
+/**
+ * The new state's ShardAccounts (HashmapAugE 256 ShardAccount DepthBalanceInfo) of a block's
+ * MERKLE_UPDATE, as the slice after its ahme_root bit, or null when the update has none to read.
+ */
+function newShardAccounts(update: Cell): Cell | null {
+  if (update.type !== CellType.MerkleUpdate || update.refs.length !== 2) return null;
+  const state = update.refs[1];
+  if (state.type !== CellType.Ordinary || state.refs.length < 2 || state.refs[1].type !== CellType.Ordinary) return null;
+  if (state.beginParse().loadUint(32) !== SHARD_STATE_UNSPLIT) return null;
+  const s = state.refs[1].beginParse();
+  if (!s.loadBit()) return null;
+  const root = s.loadRef();
+  return root.type === CellType.Ordinary ? root : null;
+}
+
+/** The Account cell of `accountId` in ShardAccounts `root` (null: absent, or pruned in the update). */
+function accountCell(root: Cell | null, accountId: Buffer): Cell | null {
+  if (!root) return null;
+  try {
+    const leaf = findLeaf(root.beginParse(), 256, accountId);
+    if (!leaf) return null;
+    // depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection, then account_descr$_ account:^Account ...
+    leaf.skip(5);
+    skipCurrencyCollection(leaf);
+    return leaf.loadRef();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The account state rows of a block: each changed account's new ShardAccounts entry, looked up by
+ * its key in the block's state update (only the cells on those paths are read).
+ */
+export function accountStateRows(block: Pick<BlockView, "info" | "stateUpdate" | "accountBlocks">, txs: TransactionRow[]): AccountStateRow[] {
   const workchain = block.info.shard.workchainId;
   const lastTx = new Map<string, TransactionRow>();
   for (const t of txs) lastTx.set(t.account, t);
 
-  const root = block.stateUpdate.new;
-  let accounts: ReturnType<typeof loadShardAccountsPartial>["accounts"] | null = null;
-  try {
-    if (root.type === CellType.Ordinary) {
-      const s = root.beginParse();
-      if (s.loadUint(32) === SHARD_STATE_UNSPLIT && root.refs.length >= 2 && root.refs[1].type === CellType.Ordinary) {
-        accounts = loadShardAccountsPartial(root.refs[1].beginParse()).accounts;
-      }
-    }
-  } catch {
-    accounts = null;
-  }
-  const noneHash = accountNoneCell().hash();
+  const accounts = newShardAccounts(block.stateUpdate);
   const out: AccountStateRow[] = [];
-  const keys = [...block.extra.accountBlocks.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const key of keys) {
-    const ab = block.extra.accountBlocks.get(key)!.value;
+  for (const ab of block.accountBlocks) {
     const account = rawAddress(workchain, ab.accountAddr);
     const last = lastTx.get(account) ?? null;
     const base = {
@@ -59,13 +82,13 @@ export function accountStateRows(block: Block, txs: TransactionRow[]): AccountSt
       last_trans_lt: last ? last.lt : null,
       timestamp: last ? last.now : block.info.genUtime,
     };
-    const entry = accounts?.get(key)?.value;
-    if (!entry) {
-      if (ab.stateUpdate.newHash.equals(noneHash)) out.push(nonexist(b64(noneHash), base));
+    const cell = accountCell(accounts, ab.accountAddr);
+    if (!cell) {
+      if (ab.newHash.equals(NONE_HASH)) out.push(nonexist(b64(NONE_HASH), base));
       continue;
     }
-    if (entry.account.type !== CellType.Ordinary) continue; // pruned (not expected for a changed account)
-    out.push(accountRow(entry.account, base));
+    if (cell.type !== CellType.Ordinary) continue; // pruned (not expected for a changed account)
+    out.push(accountRow(cell, base));
   }
   return out;
 }

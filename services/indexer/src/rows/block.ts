@@ -25,7 +25,10 @@ export function prevBlocks(workchain: number, shard: bigint, prev: BlkPrevInfo, 
   return [prevRef(workchain, afterSplit ? shardParent(shard) : shard, prev.prev)];
 }
 
-export function blockRow(block: Block, ctx: BlockRowContext): BlockRow {
+/** What blockRow reads of a block (a parsed Block, or ./block-view.ts's BlockView). */
+export type BlockHeaderLike = Pick<Block, "globalId" | "info"> & { extra: Pick<Block["extra"], "randSeed" | "createdBy"> };
+
+export function blockRow(block: BlockHeaderLike, ctx: BlockRowContext): BlockRow {
   const info = block.info;
   const workchain = info.shard.workchainId;
   const shard = shardIdOf(info.shard);

@@ -1,14 +1,16 @@
-// A faster BoC reader for whole blocks, producing @ton/core Cells.
+// A faster BoC reader for whole blocks, producing @ton/core Cells lazily.
 //
 // @ton/core's Cell.fromBoc costs ~40 µs per cell (bit-by-bit copies of every cell's data into its
 // representation, per-cell closures and freezes, garbage): 83 % of the block → rows time
-// (bench/indexer-rows.ts). Here ordinary cells (any level: most of a block is its state update,
-// above pruned branches) are built without the constructor: their data stays a view of the BoC
-// buffer (a BoC stores exactly the padded bytes a cell's representation hashes) and each hash is
-// one native SHA-256 of d1 d2 data-or-previous-hash depths hashes. Exotic cells (pruned branches,
-// the Merkle update) go through @ton/core's constructor as before. The objects are real Cells
-// (Cell.prototype, the same instance members @ton/core 0.63 sets); test/boc.test.ts checks every
-// cell of the fixture blocks against Cell.fromBoc.
+// (bench/indexer-rows.ts). Here the cell table is read once into typed arrays and a cell object is
+// made only when reached from its parent, hashed only when asked (LazyBoc below): most of a block is
+// its state update, of which the rows need only the changed accounts. Ordinary cells (any level)
+// share one prototype: their data stays a view of the BoC buffer (a BoC stores exactly the padded
+// bytes a cell's representation hashes) and each hash is one native SHA-256 of d1 d2
+// data-or-previous-hash depths hashes. Exotic cells go through @ton/core's constructor when hashed
+// (a pruned branch on the way to a changed account is made, never hashed). The objects are Cells
+// (Cell.prototype, the members @ton/core 0.63 gives a cell); test/boc.test.ts checks every cell of
+// the fixture blocks against Cell.fromBoc.
 import * as nodeCrypto from "node:crypto";
 import { createRequire } from "node:module";
 import { BitReader, BitString, Cell, CellType, Slice } from "@ton/core";
@@ -41,40 +43,85 @@ function readUint(buf: Buffer, at: number, bytes: number): number {
   return v;
 }
 
-function ordinaryCell(bits: BitString, refs: Cell[], mask: LevelMaskLike, hashes: Buffer[], depths: number[]): Cell {
-  const cell = Object.create(Cell.prototype) as Cell & Record<string | symbol, unknown>;
-  const last = hashes.length - 1;
-  const level = mask.level;
-  Object.assign(cell, {
-    _hashes: hashes,
-    _depths: depths,
-    beginParse: (allowExotic = false) => {
-      void allowExotic;
-      return new Slice(new BitReader(bits), refs);
-    },
-    // as @ton/core: indexed by level, clamped to the last hash
-    hash: (l = 3) => hashes[Math.min(last, l)],
-    depth: (l = 3) => depths[Math.min(last, l)],
-    level: () => level,
-    equals: (other: Cell) => hashes[last].equals(other.hash()),
-    [INSPECT]: () => cell.toString(),
-    type: CellType.Ordinary,
-    bits,
-    refs,
-    mask,
-  });
-  Object.freeze(hashes);
-  Object.freeze(depths);
-  Object.freeze(refs);
-  Object.freeze(cell);
-  return cell;
+/** A cell of a LazyBoc: a Cell (Cell.prototype) whose refs are made on first access and hashes on first use. */
+interface LazyCell {
+  /** the BoC the refs come from (null: a cell made by restCell, refs given) */
+  boc: LazyBoc | null;
+  index: number;
+  /** the padded data bytes (d2 of them rounded up): src[at, at + bytes) */
+  _src: Buffer;
+  _at: number;
+  _bytes: number;
+  type: CellType;
+  bits: BitString;
+  mask: LevelMaskLike;
+  _refs: Cell[] | undefined;
+  _hashes: Buffer[] | undefined;
+  _depths: number[] | undefined;
+  readonly refs: Cell[];
 }
+
+function hashesOf(c: LazyCell): { hashes: Buffer[]; depths: number[] } {
+  if (c._hashes === undefined) {
+    const { hashes, depths } = c.type === CellType.Ordinary ? ordinaryHashes(c) : exoticHashes(c);
+    c._hashes = hashes;
+    c._depths = depths;
+  }
+  return { hashes: c._hashes, depths: c._depths! };
+}
+
+// One prototype for every lazy cell (no per-cell closures: tsx wraps each in a naming helper).
+const LAZY_CELL: object = Object.create(Cell.prototype, {
+  refs: {
+    get(this: LazyCell): Cell[] {
+      return (this._refs ??= this.boc!.refIdx[this.index].map((k) => this.boc!.cell(k)));
+    },
+  },
+  beginParse: {
+    value(this: LazyCell, allowExotic = false): Slice {
+      if (this.type !== CellType.Ordinary && !allowExotic) throw new Error("Exotic cells cannot be parsed");
+      return new Slice(new BitReader(this.bits), this.refs);
+    },
+  },
+  // as @ton/core: indexed by level, clamped to the last hash
+  hash: {
+    value(this: LazyCell, level = 3): Buffer {
+      const { hashes } = hashesOf(this);
+      return hashes[Math.min(hashes.length - 1, level)];
+    },
+  },
+  depth: {
+    value(this: LazyCell, level = 3): number {
+      const { depths } = hashesOf(this);
+      return depths[Math.min(depths.length - 1, level)];
+    },
+  },
+  level: {
+    value(this: LazyCell): number {
+      return this.mask.level;
+    },
+  },
+  equals: {
+    value(this: LazyCell, other: Cell): boolean {
+      return this.hash().equals(other.hash());
+    },
+  },
+  [INSPECT]: {
+    value(this: LazyCell & Cell): string {
+      return this.toString();
+    },
+  },
+});
 
 /**
  * Hashes and depths of an ordinary cell, as @ton/core's wonderCalculator (TON's DataCell): one per
  * significant level; level 0 hashes the data, a higher level the previous level's hash instead.
  */
-function ordinaryHashes(src: Buffer, at: number, bytes: number, bitLen: number, refs: Cell[], mask: LevelMaskLike): { hashes: Buffer[]; depths: number[] } {
+function ordinaryHashes(c: LazyCell): { hashes: Buffer[]; depths: number[] } {
+  const { _src: src, _at: at, _bytes: bytes } = c;
+  const bitLen = c.bits.length;
+  const refs = c.refs;
+  const mask = c.mask;
   const hashes: Buffer[] = [];
   const depths: number[] = [];
   const d2 = (bitLen >> 3) + ((bitLen + 7) >> 3);
@@ -102,6 +149,64 @@ function ordinaryHashes(src: Buffer, at: number, bytes: number, bitLen: number, 
     depths.push(depth);
   }
   return { hashes, depths };
+}
+
+/** An exotic cell: @ton/core's constructor checks it and computes its hashes (from its data, or its sub-tree's for a Merkle proof/update). */
+function exoticHashes(c: LazyCell): { hashes: Buffer[]; depths: number[] } {
+  const real = new Cell({ bits: c.bits, refs: c.refs, exotic: true }) as unknown as { type: CellType; _hashes: Buffer[]; _depths: number[] };
+  if (real.type !== c.type) throw new Error("BoC: exotic cell type differs from its data");
+  return { hashes: real._hashes, depths: real._depths };
+}
+
+/**
+ * The cells of one BoC (its cell table read once). A cell object is made when its parent's refs are
+ * first reached, and hashed when its hash is first asked for: reading a block touches its
+ * transactions and the changed accounts of its state update, not the rest of the update (most of
+ * the cells of a block). Ordinary cells keep their data as a view of the BoC buffer; the level mask
+ * is the one the BoC stores in each cell's descriptor (d1).
+ */
+class LazyBoc {
+  private readonly cells: (Cell | undefined)[];
+
+  constructor(
+    readonly src: Buffer,
+    readonly d1s: Uint8Array,
+    readonly dataAt: Uint32Array,
+    readonly dataLen: Uint16Array,
+    readonly bitLen: Uint16Array,
+    readonly refIdx: number[][],
+  ) {
+    this.cells = new Array<Cell | undefined>(d1s.length);
+  }
+
+  cell(i: number): Cell {
+    return (this.cells[i] ??= this.make(i));
+  }
+
+  private make(i: number): Cell {
+    const d1 = this.d1s[i];
+    const bits = new BitString(this.src, this.dataAt[i] * 8, this.bitLen[i]);
+    const exotic = (d1 & 8) !== 0;
+    let type = CellType.Ordinary;
+    if (exotic) {
+      // the type is the first byte: pruned branch 1, library 2, Merkle proof 3, Merkle update 4
+      type = this.bitLen[i] >= 8 ? (this.src[this.dataAt[i]] as CellType) : CellType.Ordinary;
+      if (type !== CellType.PrunedBranch && type !== CellType.Library && type !== CellType.MerkleProof && type !== CellType.MerkleUpdate) throw new Error("BoC: bad exotic cell");
+    }
+    const c = Object.create(LAZY_CELL) as LazyCell;
+    c.boc = this;
+    c.index = i;
+    c._src = this.src;
+    c._at = this.dataAt[i];
+    c._bytes = this.dataLen[i];
+    c.type = type;
+    c.bits = bits;
+    c.mask = MASKS[d1 >> 5];
+    c._refs = undefined;
+    c._hashes = undefined;
+    c._depths = undefined;
+    return c as unknown as Cell;
+  }
 }
 
 /** Cell.fromBoc for standard (b5ee9c72) BoCs, falling back to it for the other formats. */
@@ -167,21 +272,115 @@ export function cellsFromBoc(src: Buffer): Cell[] {
   }
   if (at !== dataEnd) throw new Error("BoC: trailing data");
 
-  // Pass 2: build from the last cell (children come after parents).
-  const cells: Cell[] = new Array(count);
-  for (let i = count - 1; i >= 0; i--) {
-    const refs = refIdx[i].map((k) => cells[k]);
-    const bits = new BitString(src, dataAt[i] * 8, bitLen[i]);
-    const exotic = (d1s[i] & 8) !== 0;
-    if (exotic) {
-      cells[i] = new Cell({ bits, refs, exotic });
-      continue;
+  return roots.map((r) => new LazyBoc(src, d1s, dataAt, dataLen, bitLen, refIdx).cell(r));
+}
+
+/** A BitString's bytes with the completion tag (a 1 bit, then zeros) when not whole bytes: a cell's data as hashed and serialised. */
+function paddedBytes(bits: BitString): Buffer {
+  // @ton/core 0.63 BitString internals: a view of `_data` from bit `_offset`
+  const { _data: data, _offset: off } = bits as unknown as { _data: Buffer; _offset: number };
+  const len = bits.length;
+  const bytes = (len + 7) >> 3;
+  const out = Buffer.allocUnsafe(bytes);
+  const first = off >> 3;
+  const sh = off & 7;
+  if (sh === 0) data.copy(out, 0, first, first + bytes);
+  else for (let i = 0; i < bytes; i++) out[i] = ((data[first + i]! << sh) | ((data[first + i + 1] ?? 0) >> (8 - sh))) & 0xff;
+  const r = len & 7;
+  if (r !== 0) out[bytes - 1] = (out[bytes - 1]! & (0xff << (8 - r))) | (1 << (7 - r));
+  return out;
+}
+
+/**
+ * The cell of a slice's remaining bits and refs (as Slice.asCell, which copies bit by bit through a
+ * Builder): e.g. a message body stored inline. Consumes the slice.
+ */
+export function restCell(s: Slice): Cell {
+  const bits = s.loadBits(s.remainingBits);
+  const refs: Cell[] = [];
+  while (s.remainingRefs > 0) refs.push(s.loadRef());
+  let m = 0;
+  for (const r of refs) m |= r.mask.value;
+  const data = paddedBytes(bits);
+  const c = Object.create(LAZY_CELL) as LazyCell;
+  c.boc = null;
+  c.index = -1;
+  c._src = data;
+  c._at = 0;
+  c._bytes = data.length;
+  c.type = CellType.Ordinary;
+  c.bits = new BitString(data, 0, bits.length);
+  c.mask = MASKS[m];
+  c._refs = refs;
+  c._hashes = undefined;
+  c._depths = undefined;
+  return c as unknown as Cell;
+}
+
+const bytesFor = (n: number): number => Math.max(Math.ceil(n.toString(2).length / 8), 1);
+
+/**
+ * `cell.toBoc({ idx: false, crc32: true })`, byte for byte (the same cell order as @ton/core's
+ * topological sort: cells collected breadth-first, deduplicated by hash, then ordered by a
+ * depth-first post-order over the refs taken last to first, reversed), written with Buffer copies.
+ */
+export function bocOf(root: Cell): Buffer {
+  const byKey = new Map<string, { cell: Cell; refs: string[] }>();
+  let pending = [root];
+  while (pending.length > 0) {
+    const next: Cell[] = [];
+    for (const cell of pending) {
+      const key = cell.hash().toString("latin1");
+      if (byKey.has(key)) continue;
+      const refs = cell.refs;
+      byKey.set(key, { cell, refs: refs.map((r) => r.hash().toString("latin1")) });
+      for (const r of refs) next.push(r);
     }
-    let m = 0;
-    for (const r of refs) m |= r.mask.value;
-    const mask = MASKS[m];
-    const { hashes, depths } = ordinaryHashes(src, dataAt[i], dataLen[i], bitLen[i], refs, mask);
-    cells[i] = ordinaryCell(bits, refs, mask, hashes, depths);
+    pending = next;
   }
-  return roots.map((r) => cells[r]);
+  const sorted: string[] = [];
+  const done = new Set<string>();
+  const visit = (key: string): void => {
+    if (done.has(key)) return;
+    done.add(key); // a cell tree has no cycles
+    const refs = byKey.get(key)!.refs;
+    for (let i = refs.length - 1; i >= 0; i--) visit(refs[i]!);
+    sorted.push(key);
+  };
+  for (const key of byKey.keys()) visit(key);
+  sorted.reverse();
+  const index = new Map<string, number>();
+  sorted.forEach((k, i) => index.set(k, i));
+
+  const count = sorted.length;
+  const size = bytesFor(count);
+  const datas: Buffer[] = [];
+  let total = 0;
+  for (const key of sorted) {
+    const { cell, refs } = byKey.get(key)!;
+    const lazy = Object.getPrototypeOf(cell) === LAZY_CELL ? (cell as unknown as LazyCell) : null;
+    const data = lazy ? lazy._src.subarray(lazy._at, lazy._at + lazy._bytes) : paddedBytes(cell.bits);
+    datas.push(data);
+    total += 2 + data.length + refs.length * size;
+  }
+  const offBytes = bytesFor(total);
+  const out = Buffer.alloc(4 + 1 + 1 + 3 * size + offBytes + size + total + 4);
+  let p = out.writeUInt32BE(0xb5ee9c72, 0);
+  out[p++] = 0x40 | size; // no index, crc32c
+  out[p++] = offBytes;
+  p = out.writeUIntBE(count, p, size);
+  p = out.writeUIntBE(1, p, size); // one root
+  p = out.writeUIntBE(0, p, size); // none absent
+  p = out.writeUIntBE(total, p, offBytes);
+  p = out.writeUIntBE(0, p, size); // the root is cell 0
+  sorted.forEach((key, i) => {
+    const { cell, refs } = byKey.get(key)!;
+    const bitLen = cell.bits.length;
+    out[p++] = refs.length + (cell.type !== CellType.Ordinary ? 8 : 0) + cell.mask.value * 32;
+    out[p++] = Math.ceil(bitLen / 8) + Math.floor(bitLen / 8);
+    p += datas[i]!.copy(out, p);
+    for (const r of refs) p = out.writeUIntBE(index.get(r)!, p, size);
+  });
+  crc32c(out.subarray(0, p)).copy(out, p);
+  return out;
 }

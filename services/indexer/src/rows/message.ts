@@ -1,5 +1,7 @@
 // Messages of a transaction → MessageRow + MessageContentRow (bodies and StateInits stored once by hash).
-import { type Cell, type Message, type Slice, Dictionary, beginCell, loadCommonMessageInfo, loadMessage, loadStateInit } from "@ton/core";
+import { type Cell, type Message, type StateInit, beginCell, loadCommonMessageInfo, loadStateInit } from "@ton/core";
+import { restCell } from "./boc.js";
+import { forEachLeaf } from "./hashmap.js";
 import type { MessageContentRow, MessageRow } from "./types.js";
 import { bocB64, b64, cellHash, extraCurrencies, rawOf } from "./util.js";
 
@@ -8,8 +10,8 @@ export function transactionMessageCells(txCell: Cell): { inMsg: Cell | null; out
   // transaction$0111 ... orig_status end_status ^[in_msg out_msgs] ...: the first reference of the tx cell.
   const s = txCell.refs[0].beginParse();
   const inMsg = s.loadMaybeRef();
-  const dict = s.loadDict(Dictionary.Keys.Uint(15), { serialize: (v: Cell, b) => void b.storeRef(v), parse: (x: Slice) => x.loadRef() });
-  const outMsgs = [...dict.keys()].sort((a, b) => a - b).map((k) => dict.get(k)!);
+  const outMsgs: Cell[] = [];
+  if (s.loadBit()) forEachLeaf(s.loadRef().beginParse(), 15, (leaf) => void outMsgs.push(leaf.loadRef()));
   return { inMsg, outMsgs };
 }
 
@@ -20,25 +22,29 @@ export interface ParsedMessage {
   initCell: Cell | null;
 }
 
+/** A message cell as @ton/core's loadMessage reads it, and the exact cell of its StateInit. */
 export function parseMessageCell(cell: Cell): ParsedMessage {
-  const msg = loadMessage(cell.beginParse());
-  // init:(Maybe (Either StateInit ^StateInit)): re-read it to get the exact cell (inline → the cell of its bits/refs).
+  const s = cell.beginParse();
+  const info = loadCommonMessageInfo(s);
+  // init:(Maybe (Either StateInit ^StateInit)): inline → the cell of its bits/refs
+  let init: StateInit | null = null;
   let initCell: Cell | null = null;
-  if (msg.init) {
-    const s = cell.beginParse();
-    loadCommonMessageInfo(s);
-    s.loadBit(); // Maybe: just
-    if (s.loadBit()) initCell = s.loadRef();
-    else {
+  if (s.loadBit()) {
+    if (s.loadBit()) {
+      initCell = s.loadRef();
+      init = loadStateInit(initCell.beginParse());
+    } else {
       const start = s.clone();
       const [bits, refs] = [s.remainingBits, s.remainingRefs];
-      loadStateInit(s);
+      init = loadStateInit(s);
       const b = beginCell().storeBits(start.loadBits(bits - s.remainingBits));
       for (let i = 0; i < refs - s.remainingRefs; i++) b.storeRef(start.loadRef());
       initCell = b.endCell();
     }
   }
-  return { cell, msg, initCell };
+  // body:(Either X ^X)
+  const body = s.loadBit() ? s.loadRef() : restCell(s);
+  return { cell, msg: { info, init, body }, initCell };
 }
 
 /** Signed int32 of the first 32 bits of a body (toncenter's `opcode` column), null if shorter. */

@@ -16,7 +16,7 @@ export interface ShardTopRow {
 }
 
 /** The shard tops a masterchain block commits, ordered by (workchain, shard); [] for a shard block. */
-export function masterchainShards(block: Block): ShardTopRow[] {
+export function masterchainShards(block: Pick<Block, "info"> & { extra: Pick<Block["extra"], "custom"> }): ShardTopRow[] {
   const custom = block.extra.custom;
   if (block.info.notMaster || !custom) return [];
   return shardHashesList(custom.shardHashes).map((s) => ({

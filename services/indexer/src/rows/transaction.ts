@@ -1,14 +1,16 @@
 // A transaction cell → TransactionRow (+ its messages and message contents).
 import {
   type Cell,
-  type Transaction,
+  type CurrencyCollection,
   type TransactionActionPhase,
   type TransactionBouncePhase,
   type TransactionComputePhase,
   type TransactionCreditPhase,
   type TransactionDescription as CoreDescription,
   type TransactionStoragePhase,
-  loadTransaction,
+  loadAccountStatus,
+  loadCurrencyCollection,
+  loadTransactionDescription,
 } from "@ton/core";
 import { messageContents, messageRow, parseMessageCell, transactionMessageCells } from "./message.js";
 import type {
@@ -160,8 +162,50 @@ function splitInfo(s: { currentShardPrefixLength: number; accountSplitDepth: num
   };
 }
 
-/** Rows of one transaction; `tx` is @ton/core's parse of `cell` (parsed here when not given). */
-export function transactionRows(cell: Cell, ctx: TransactionContext, tx: Transaction = loadTransaction(cell.beginParse())): TransactionRows {
+/** The fields of a transaction cell the rows need (@ton/core's loadTransaction also parses every message and copies the cell). */
+interface TransactionHeader {
+  address: Buffer;
+  lt: bigint;
+  prevTransactionHash: Buffer;
+  prevTransactionLt: bigint;
+  now: number;
+  oldStatus: string;
+  endStatus: string;
+  totalFees: CurrencyCollection;
+  oldHash: Buffer;
+  newHash: Buffer;
+  description: CoreDescription;
+}
+
+/**
+ * transaction$0111 account_addr:bits256 lt:uint64 prev_trans_hash:bits256 prev_trans_lt:uint64 now:uint32
+ *   outmsg_cnt:uint15 orig_status end_status ^[in_msg out_msgs] total_fees:CurrencyCollection
+ *   state_update:^(HASH_UPDATE Account) description:^TransactionDescr
+ */
+function readTransaction(cell: Cell): TransactionHeader {
+  const s = cell.beginParse();
+  if (s.loadUint(4) !== 0x07) throw new Error("Transaction: bad tag");
+  const address = s.loadBuffer(32);
+  const lt = s.loadUintBig(64);
+  const prevTransactionHash = s.loadBuffer(32);
+  const prevTransactionLt = s.loadUintBig(64);
+  const now = s.loadUint(32);
+  s.skip(15);
+  const oldStatus = loadAccountStatus(s);
+  const endStatus = loadAccountStatus(s);
+  s.loadRef(); // messages: transactionMessageCells
+  const totalFees = loadCurrencyCollection(s);
+  const update = s.loadRef().beginParse();
+  if (update.loadUint(8) !== 0x72) throw new Error("HASH_UPDATE: bad tag");
+  const oldHash = update.loadBuffer(32);
+  const newHash = update.loadBuffer(32);
+  const description = loadTransactionDescription(s.loadRef().beginParse());
+  return { address, lt, prevTransactionHash, prevTransactionLt, now, oldStatus, endStatus, totalFees, oldHash, newHash, description };
+}
+
+/** Rows of one transaction cell. */
+export function transactionRows(cell: Cell, ctx: TransactionContext): TransactionRows {
+  const tx = readTransaction(cell);
   const hash = b64(cell.hash());
   const lt = tx.lt.toString();
   const cells = transactionMessageCells(cell);
@@ -182,7 +226,7 @@ export function transactionRows(cell: Cell, ctx: TransactionContext, tx: Transac
     account: rawAddress(ctx.block.workchain, tx.address),
     hash,
     lt,
-    prev_trans_hash: b64Big(tx.prevTransactionHash),
+    prev_trans_hash: b64(tx.prevTransactionHash),
     prev_trans_lt: tx.prevTransactionLt.toString(),
     now: tx.now,
     mc_seqno: ctx.mcSeqno,
@@ -193,8 +237,8 @@ export function transactionRows(cell: Cell, ctx: TransactionContext, tx: Transac
     end_status: status(tx.endStatus),
     total_fees: tx.totalFees.coins.toString(),
     total_fees_extra_currencies: extraCurrencies(tx.totalFees),
-    account_state_hash_before: b64(tx.stateUpdate.oldHash),
-    account_state_hash_after: b64(tx.stateUpdate.newHash),
+    account_state_hash_before: b64(tx.oldHash),
+    account_state_hash_after: b64(tx.newHash),
     description: describe(tx.description),
     in_msg_hash: inMsg ? messages[0].msg_hash : null,
     out_msg_hashes: messages.filter((m) => m.direction === "out").map((m) => m.msg_hash),

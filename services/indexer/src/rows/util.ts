@@ -1,5 +1,6 @@
 // Formatting shared by the row builders: the value conventions of ./types.ts.
 import type { Address, Cell, CurrencyCollection } from "@ton/core";
+import { bocOf } from "./boc.js";
 
 /** Standard base64 of a 32-byte hash. */
 export function b64(hash: Buffer): string {
@@ -25,8 +26,9 @@ export function cellHash(c: Cell): string {
   return b64(c.hash());
 }
 
+/** The BoC of a cell tree as `c.toBoc({ idx: false, crc32: true })` makes it, base64. */
 export function bocB64(c: Cell): string {
-  return c.toBoc({ idx: false, crc32: true }).toString("base64");
+  return bocOf(c).toString("base64");
 }
 
 /** Extra currencies of a CurrencyCollection as toncenter's `{ "<id>": "<amount>" }`. */
