@@ -24,6 +24,8 @@ import { rateLimitOptions } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
 import { followChain, indexRange, migrate, openStore } from "@tongate/indexer";
 import { globalConfigOf, LiteserverPool } from "@tongate/lite-proxy";
+import { BlocksIndexedPublisher, FOLLOWER_CHECKPOINT, IndexerMetrics, masterchainHead, type StoredMcBlock } from "@tongate/indexer";
+import { openBus, serveMetrics, type EventBus, type MetricsServer } from "@tongate/runtime";
 
 const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
 const gatewayOptions: OptionSpec[] = [
@@ -146,6 +148,9 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       { name: "index-dir", description: "chDB's data directory (default: memory only)" },
       { name: "from", description: "first masterchain seqno (default: after the checkpoint)" },
       { name: "to", description: "last masterchain seqno: index the range and exit (default: follow the head)" },
+      { name: "nats-url", description: "NATS server(s), comma-separated: publish events on JetStream (stream TONGATE_EVENTS) (default: the in-process bus)" },
+      { name: "network-name", description: "the <network> of event subjects tongate.<network>.blocks.indexed (default: --network, or custom with --global-config)" },
+      { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics and /healthz (default: off)" },
       ...common,
     ],
     run: (o, log) => runIndexer(o, log.child({ service: "indexer" })),
@@ -187,27 +192,63 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
   const config = globalConfigOf(o);
   if (!config) throw new ConfigError("index needs a chain: --global-config FILE (e.g. a localnet's --write-global-config) or --network mainnet");
   const seqno = (name: string) => (o[name] === undefined ? undefined : positive(name, o[name]));
+  const network = (o["network-name"] as string | undefined) ?? (o["global-config"] ? "custom" : (o.network as string));
+  if (!/^[A-Za-z0-9_-]+$/.test(network)) throw new ConfigError(`--network-name ${network}: letters, digits, '-' and '_' only (a NATS subject token)`);
   const pool = LiteserverPool.fromGlobalConfig(config);
-  const store = await openStore({ url: o["clickhouse-url"] as string | undefined, path: o["index-dir"] as string | undefined });
+  const resources: { close(): Promise<void> }[] = [pool];
   const close = async () => {
-    await pool.close();
-    await store.close();
+    for (const r of resources.reverse()) await r.close();
   };
-  await migrate(store);
-  const to = seqno("to");
-  if (to !== undefined) {
-    const r = await indexRange(pool, store, { from: seqno("from"), to, onProgress: (p) => log.info(p, "indexed") });
-    log.info({ from: r.from, last: r.last, blocks: r.blocks, transactions: r.transactions }, "range indexed");
-    await close();
-    return async () => {};
+  try {
+    const store = await openStore({ url: o["clickhouse-url"] as string | undefined, path: o["index-dir"] as string | undefined });
+    resources.push(store);
+    const bus: EventBus = await openBus({ natsUrl: o["nats-url"] as string | undefined, name: "tongate-indexer" });
+    resources.push(bus);
+    const metrics = new IndexerMetrics();
+    if (o["metrics-listen"]) {
+      const server: MetricsServer = await serveMetrics(parseListen(o["metrics-listen"] as string), metrics.registry, () => metrics.health());
+      resources.push(server);
+      log.info({ url: `http://${server.address.host}:${server.address.port}/metrics` }, "metrics listening");
+    }
+    await migrate(store);
+    const publisher = new BlocksIndexedPublisher(bus, network, store);
+    log.info({ subject: publisher.subject, bus: o["nats-url"] ? "nats" : "in-process" }, "publishing events");
+    await publisher.republishLast(FOLLOWER_CHECKPOINT);
+    const onStored = async (b: StoredMcBlock) => {
+      metrics.stored(b);
+      await publisher.onStored(b);
+    };
+    const to = seqno("to");
+    if (to !== undefined) {
+      const head = (await masterchainHead(pool)).seqno;
+      metrics.setHead(head);
+      const r = await indexRange(pool, store, {
+        from: seqno("from"),
+        to,
+        onProgress: (p) => log.info(p, "indexed"),
+        onStored: (b) => onStored({ ...b, headSeqno: Math.max(head, b.mcSeqno) }),
+      });
+      log.info({ from: r.from, last: r.last, blocks: r.blocks, transactions: r.transactions }, "range indexed");
+      await close();
+      return async () => {};
+    }
+    const stop = new AbortController();
+    const following = followChain(pool, store, {
+      from: seqno("from"),
+      signal: stop.signal,
+      onStored,
+      log: (line, p) => log.info(p, line),
+      onError: (err) => (metrics.failed(err), log.warn({ err }, "indexing failed; retrying")),
+    });
+    return async () => {
+      stop.abort();
+      await following.catch((err: unknown) => log.error({ err }, "follower stopped with an error"));
+      await close();
+    };
+  } catch (e) {
+    await close().catch(() => undefined);
+    throw e;
   }
-  const stop = new AbortController();
-  const following = followChain(pool, store, { from: seqno("from"), signal: stop.signal, log: (line, p) => log.info(p, line), onError: (err) => log.warn({ err }, "indexing failed; retrying") });
-  return async () => {
-    stop.abort();
-    await following.catch((err: unknown) => log.error({ err }, "follower stopped with an error"));
-    await close();
-  };
 }
 
 function positive(name: string, value: unknown): number {

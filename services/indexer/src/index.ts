@@ -13,3 +13,5 @@ export type * from "./rows/types.js";
 export * from "./follower/index.js";
 export { insertTraceRows, restoreTraceAssembler, traceRecord, type TraceRecord } from "./store/traces.js";
 export { indexService, indexImpl, indexOptions } from "./api/service.js";
+export * from "./events.js";
+export { IndexerMetrics } from "./metrics.js";

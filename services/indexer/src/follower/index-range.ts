@@ -39,6 +39,10 @@ export interface StoredMcBlock {
   /** the head as the caller knows it (indexRange: the range's last seqno) */
   headSeqno: number;
   progress: IndexProgress;
+  /** rows inserted, by table (materialized views not counted) */
+  rows: Record<string, number>;
+  /** seconds the inserts and the checkpoint took */
+  insertSeconds: number;
 }
 
 export interface IndexRangeOptions extends FetchOptions {
@@ -106,9 +110,11 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
     if (seqno < to && !options.signal?.aborted) next = prefetch(seqno + 1, batch.tops);
     const rows = merge(batch);
     const traceRows = traces.add({ mcSeqno: seqno, transactions: rows.transactions, messages: rows.messages });
+    const insertStarted = performance.now();
     await insertBlockRows(store, rows);
     await insertTraceRows(store, traceRows);
     await setCheckpoint(store, name, seqno);
+    const insertSeconds = (performance.now() - insertStarted) / 1000;
     result.last = seqno;
     result.tops = batch.tops;
     result.blocks += rows.blocks.length;
@@ -127,7 +133,24 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
         to,
       };
       options.onProgress?.(progress);
-      await options.onStored?.({ mcSeqno: seqno, genUtime: batch.genUtime, blocks: rows.blocks, transactions: rows.transactions.length, headSeqno: to, progress });
+      await options.onStored?.({
+        mcSeqno: seqno,
+        genUtime: batch.genUtime,
+        blocks: rows.blocks,
+        transactions: rows.transactions.length,
+        headSeqno: to,
+        progress,
+        rows: {
+          blocks: rows.blocks.length,
+          transactions: rows.transactions.length,
+          messages: rows.messages.length,
+          message_contents: rows.contents.length,
+          account_states: rows.accountStates.length,
+          shard_state: rows.shardState?.length ?? 0,
+          traces: traceRows.length,
+        },
+        insertSeconds,
+      });
     }
     if (options.signal?.aborted) break;
   }
