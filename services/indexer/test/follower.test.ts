@@ -8,7 +8,7 @@ import { LiteserverPool } from "@tongate/lite-proxy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
-import { type IndexProgress, type LiteClient, type Store, followChain, getCheckpoint, indexRange, migrate, openStore } from "../src/index.js";
+import { type IndexProgress, type LiteClient, ParsePool, type Store, followChain, getCheckpoint, indexRange, migrate, openStore } from "../src/index.js";
 
 let net: Localnet;
 let pool: LiteserverPool;
@@ -106,6 +106,19 @@ describe("chain follower on a localnet", () => {
     const before = await counts();
     expect(before.shard_state).toBe(head);
     await indexRange(pool, store, { from: 1, to: head });
+    expect(await counts()).toEqual(before);
+    await expectIndexed(head);
+  });
+
+  it("the same range parsed in a worker pool, 3 batches ahead, stores the same rows", async () => {
+    const before = await counts();
+    const parsePool = ParsePool.create(2);
+    try {
+      const r = await indexRange(pool, store, { from: 1, to: head, parse: parsePool.parse, prefetch: 3, checkpoint: "pool" });
+      expect(r).toMatchObject({ from: 1, last: head });
+    } finally {
+      await parsePool.close();
+    }
     expect(await counts()).toEqual(before);
     await expectIndexed(head);
   });

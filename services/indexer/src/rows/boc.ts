@@ -102,12 +102,12 @@ const LAZY_CELL: object = Object.create(Cell.prototype, {
     },
   },
   equals: {
-    value(this: LazyCell, other: Cell): boolean {
+    value(this: Cell, other: Cell): boolean {
       return this.hash().equals(other.hash());
     },
   },
   [INSPECT]: {
-    value(this: LazyCell & Cell): string {
+    value(this: Cell): string {
       return this.toString();
     },
   },
@@ -315,72 +315,4 @@ export function restCell(s: Slice): Cell {
   c._hashes = undefined;
   c._depths = undefined;
   return c as unknown as Cell;
-}
-
-const bytesFor = (n: number): number => Math.max(Math.ceil(n.toString(2).length / 8), 1);
-
-/**
- * `cell.toBoc({ idx: false, crc32: true })`, byte for byte (the same cell order as @ton/core's
- * topological sort: cells collected breadth-first, deduplicated by hash, then ordered by a
- * depth-first post-order over the refs taken last to first, reversed), written with Buffer copies.
- */
-export function bocOf(root: Cell): Buffer {
-  const byKey = new Map<string, { cell: Cell; refs: string[] }>();
-  let pending = [root];
-  while (pending.length > 0) {
-    const next: Cell[] = [];
-    for (const cell of pending) {
-      const key = cell.hash().toString("latin1");
-      if (byKey.has(key)) continue;
-      const refs = cell.refs;
-      byKey.set(key, { cell, refs: refs.map((r) => r.hash().toString("latin1")) });
-      for (const r of refs) next.push(r);
-    }
-    pending = next;
-  }
-  const sorted: string[] = [];
-  const done = new Set<string>();
-  const visit = (key: string): void => {
-    if (done.has(key)) return;
-    done.add(key); // a cell tree has no cycles
-    const refs = byKey.get(key)!.refs;
-    for (let i = refs.length - 1; i >= 0; i--) visit(refs[i]!);
-    sorted.push(key);
-  };
-  for (const key of byKey.keys()) visit(key);
-  sorted.reverse();
-  const index = new Map<string, number>();
-  sorted.forEach((k, i) => index.set(k, i));
-
-  const count = sorted.length;
-  const size = bytesFor(count);
-  const datas: Buffer[] = [];
-  let total = 0;
-  for (const key of sorted) {
-    const { cell, refs } = byKey.get(key)!;
-    const lazy = Object.getPrototypeOf(cell) === LAZY_CELL ? (cell as unknown as LazyCell) : null;
-    const data = lazy ? lazy._src.subarray(lazy._at, lazy._at + lazy._bytes) : paddedBytes(cell.bits);
-    datas.push(data);
-    total += 2 + data.length + refs.length * size;
-  }
-  const offBytes = bytesFor(total);
-  const out = Buffer.alloc(4 + 1 + 1 + 3 * size + offBytes + size + total + 4);
-  let p = out.writeUInt32BE(0xb5ee9c72, 0);
-  out[p++] = 0x40 | size; // no index, crc32c
-  out[p++] = offBytes;
-  p = out.writeUIntBE(count, p, size);
-  p = out.writeUIntBE(1, p, size); // one root
-  p = out.writeUIntBE(0, p, size); // none absent
-  p = out.writeUIntBE(total, p, offBytes);
-  p = out.writeUIntBE(0, p, size); // the root is cell 0
-  sorted.forEach((key, i) => {
-    const { cell, refs } = byKey.get(key)!;
-    const bitLen = cell.bits.length;
-    out[p++] = refs.length + (cell.type !== CellType.Ordinary ? 8 : 0) + cell.mask.value * 32;
-    out[p++] = Math.ceil(bitLen / 8) + Math.floor(bitLen / 8);
-    p += datas[i]!.copy(out, p);
-    for (const r of refs) p = out.writeUIntBE(index.get(r)!, p, size);
-  });
-  crc32c(out.subarray(0, p)).copy(out, p);
-  return out;
 }

@@ -1,6 +1,6 @@
 // Formatting shared by the row builders: the value conventions of ./types.ts.
 import type { Address, Cell, CurrencyCollection } from "@ton/core";
-import { bocOf } from "./boc.js";
+import { serializeBoc } from "@tongate/ton";
 
 /** Standard base64 of a 32-byte hash. */
 export function b64(hash: Buffer): string {
@@ -28,7 +28,7 @@ export function cellHash(c: Cell): string {
 
 /** The BoC of a cell tree as `c.toBoc({ idx: false, crc32: true })` makes it, base64. */
 export function bocB64(c: Cell): string {
-  return bocOf(c).toString("base64");
+  return serializeBoc([c]).toString("base64");
 }
 
 /** Extra currencies of a CurrencyCollection as toncenter's `{ "<id>": "<amount>" }`. */
