@@ -7,7 +7,7 @@ import type { BlockRow, BlockRows } from "../rows/types.js";
 import { getCheckpoint, insertBlockRows, setCheckpoint, type StoreRows } from "../store/insert.js";
 import { insertTraceRows, restoreTraceAssembler } from "../store/traces.js";
 import type { Store } from "../store/store.js";
-import { type FetchOptions, type McBatch, fetchMcBatch, masterchainTops } from "./batch.js";
+import { type FetchOptions, type McBatch, masterchainTops, startMcBatch } from "./batch.js";
 import { type LiteClient, masterchainHead } from "./lite.js";
 
 /** Checkpoint name of the chain follower. */
@@ -97,17 +97,23 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
   if (options.prevTops === undefined) result.tops = await masterchainTops(lite, from - 1, options);
 
   const started = performance.now();
-  const pending = new Set<Promise<McBatch>>();
-  const prefetch = (seqno: number, tops: readonly ShardTopRow[]): Promise<McBatch> => {
-    const p = fetchMcBatch(lite, seqno, tops, options);
-    p.catch(() => undefined); // awaited below; a stop before that must not leave an unhandled rejection
-    pending.add(p);
-    return p;
+  // up to `prefetch` batches fetched and parsed ahead; each starts once the shard tops before it are known
+  const ahead: Promise<McBatch>[] = [];
+  let nextSeqno = from;
+  let lastTops: readonly ShardTopRow[] | Promise<readonly ShardTopRow[]> = result.tops;
+  const prefetch = (): void => {
+    while (ahead.length < Math.max(1, options.prefetch ?? 4) && nextSeqno <= to && !options.signal?.aborted) {
+      const b = startMcBatch(lite, nextSeqno++, lastTops, options);
+      lastTops = b.tops;
+      ahead.push(b.batch);
+    }
   };
-  let next = prefetch(from, result.tops);
   for (let seqno = from; seqno <= to; seqno++) {
+    prefetch();
+    const next = ahead.shift();
+    if (!next) break;
     const batch = await next;
-    if (seqno < to && !options.signal?.aborted) next = prefetch(seqno + 1, batch.tops);
+    prefetch();
     const rows = merge(batch);
     const traceRows = traces.add({ mcSeqno: seqno, transactions: rows.transactions, messages: rows.messages });
     const insertStarted = performance.now();
