@@ -2,7 +2,7 @@
 // exactly as `tongate start` wires them (in-process Connect transport).
 import { Gateway, listenGateway, type GatewayOptions, type HttpServer } from "@tongate/gateway";
 import { createLogger, healthOf, inProcessTransport } from "@tongate/runtime";
-import { serviceModules } from "../../packages/cli/src/services.js";
+import { serviceModules, startModules } from "../../packages/cli/src/services.js";
 
 export interface Embedded {
   url: string;
@@ -14,15 +14,21 @@ export interface Embedded {
  * `options` are what the services get from the command line (e.g. globalConfig for lite-proxy);
  * `gateway` adds gateway options (e.g. its answer cache, off by default here). Rate limiting is off
  * unless `gateway.rateLimit` is given (the ratelimit service runs either way: its admin routes answer).
+ * The indexer (chDB in this process) runs only when `options.index` is given ("on": following the
+ * chain of `options.globalConfig`; "off": answering from what is stored).
  */
 export async function startEmbedded(options: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}): Promise<Embedded> {
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
-  const running = await Promise.all(serviceModules.map(async (m) => ({ m, r: await m.start({ log, options }) })));
+  const hosted = await startModules(
+    serviceModules.filter((m) => m.name !== "indexer" || options.index !== undefined),
+    options,
+    log,
+  );
   const gw = new Gateway({
-    health: healthOf(running.map(({ m, r }) => ({ name: m.name, running: r }))),
+    health: healthOf(hosted.running),
     ...gateway,
     log,
-    upstreams: running.map(({ m, r }) => ({ service: m.service, transport: inProcessTransport(m.service, r) })),
+    upstreams: hosted.running.map(({ module, running }) => ({ service: module.service, transport: inProcessTransport(module.service, running) })),
   });
   const server: HttpServer = await listenGateway(gw, { host: "127.0.0.1", port: 0 });
   return {
@@ -30,7 +36,7 @@ export async function startEmbedded(options: Record<string, unknown> = {}, gatew
     gateway: gw,
     close: async () => {
       await server.close(1000);
-      await Promise.all(running.map(({ r }) => r.close?.()));
+      await hosted.close();
     },
   };
 }

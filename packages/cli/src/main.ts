@@ -13,16 +13,15 @@ import {
   usage,
   type Logger,
   type OptionSpec,
-  type RunningService,
 } from "@tongate/runtime";
 import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
 import { writeFile } from "node:fs/promises";
 import { buildShardState, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
 import { installFastSha256 } from "@tongate/ton";
-import { findService, serviceModules } from "./services.js";
+import { findService, serviceModules, startModules, upstreamsOf } from "./services.js";
 import { rateLimitOptions } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
-import { followChain, indexRange, migrate, openStore } from "@tongate/indexer";
+import { followChain, indexOptions, indexRange, migrate, openStore } from "@tongate/indexer";
 import { globalConfigOf, LiteserverPool } from "@tongate/lite-proxy";
 import { BlocksIndexedPublisher, FOLLOWER_CHECKPOINT, IndexerMetrics, masterchainHead, type StoredMcBlock } from "@tongate/indexer";
 import { openBus, serveMetrics, type EventBus, type MetricsServer } from "@tongate/runtime";
@@ -90,7 +89,7 @@ const networkOption = (fallback?: string): OptionSpec => ({
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...indexOptions, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       if (!o["global-config"] && o.network === "localnet") {
@@ -98,12 +97,12 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         stopLocalnet = started.stop;
         o = { ...o, globalConfig: started.globalConfig };
       }
-      const running = await Promise.all(serviceModules.map(async (m) => ({ name: m.name, module: m, running: await m.start({ log: log.child({ service: m.name }), options: o }) })));
-      const upstreams = running.map((r) => ({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) }));
-      const stopGateway = await startGateway(o, log, upstreams, healthOf(running));
+      const hosted = await startModules(serviceModules, o, log);
+      const upstreams = hosted.running.map((r) => ({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) }));
+      const stopGateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
       return async () => {
         await stopGateway();
-        await closeAll(running.map((r) => r.running));
+        await hosted.close();
         await stopLocalnet();
       };
     },
@@ -118,24 +117,21 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
     options: [
       { name: "service", repeated: true, description: `service to run (${serviceModules.map((s) => s.name).join(", ")})` },
       { name: "listen", default: "127.0.0.1:9090", description: "HOST:PORT of the gRPC server" },
+      { name: "upstream", repeated: true, description: "NAME=URL of a service these services call that runs elsewhere (e.g. lite-proxy for the indexer's v2-style methods)" },
       networkOption(),
       chainOption,
       ...rateLimitFlags(true),
+      ...indexOptions,
       ...common,
     ],
     async run(o, log) {
       const names = (o.service as string[] | undefined) ?? serviceModules.map((s) => s.name);
-      const services = await Promise.all(
-        names.map(async (n) => {
-          const module = findService(n);
-          return { module, running: await module.start({ log: log.child({ service: n }), options: o }) };
-        }),
-      );
-      const server = await serveGrpc(services, parseListen(o.listen as string));
+      const hosted = await startModules(names.map(findService), o, log, upstreamsOf(o));
+      const server = await serveGrpc(hosted.running, parseListen(o.listen as string));
       log.info({ services: names, listen: `${server.address.host}:${server.address.port}` }, "services listening (gRPC)");
       return async () => {
         await server.close();
-        await closeAll(services.map((s) => s.running));
+        await hosted.close();
       };
     },
   },
@@ -157,31 +153,20 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...rateLimitFlags(true), ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...rateLimitFlags(true), ...indexOptions, ...common],
     async run(o, log) {
-      const remote = new Map<string, string>();
-      for (const u of (o.upstream as string[] | undefined) ?? []) {
-        const i = u.indexOf("=");
-        if (i < 1) throw new ConfigError(`--upstream "${u}" is not NAME=URL`);
-        remote.set(findService(u.slice(0, i)).name, u.slice(i + 1));
-      }
-      const local: { name: string; running: RunningService }[] = [];
+      const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];
-      for (const m of serviceModules) {
-        const url = remote.get(m.name);
-        if (url) {
-          upstreams.push({ service: m.service, transport: remoteTransport(url) });
-          log.info({ service: m.name, url }, "upstream");
-        } else {
-          const running = await m.start({ log: log.child({ service: m.name }), options: o });
-          local.push({ name: m.name, running });
-          upstreams.push({ service: m.service, transport: inProcessTransport(m.service, running) });
-        }
+      for (const [name, url] of remote) {
+        upstreams.push({ service: findService(name).service, transport: remoteTransport(url) });
+        log.info({ service: name, url }, "upstream");
       }
-      const stopGateway = await startGateway(o, log, upstreams, healthOf(local));
+      const hosted = await startModules(serviceModules.filter((m) => !remote.has(m.name)), o, log, remote);
+      for (const r of hosted.running) upstreams.push({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) });
+      const stopGateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
       return async () => {
         await stopGateway();
-        await closeAll(local.map((l) => l.running));
+        await hosted.close();
       };
     },
   },
@@ -285,10 +270,6 @@ function nonNegative(name: string, value: unknown): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new ConfigError(`--${name} ${String(value)} is not a non-negative integer`);
   return n;
-}
-
-async function closeAll(services: RunningService[]) {
-  await Promise.all(services.map((s) => s.close?.()));
 }
 
 function help(): string {

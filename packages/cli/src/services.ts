@@ -1,12 +1,69 @@
-// Every service module tongate can host, by name.
-import { liteProxyService } from "@tongate/lite-proxy";
+// Every service module tongate can host, by name, and how a process hosts several of them.
+import type { DescService } from "@bufbuild/protobuf";
+import { indexService } from "@tongate/indexer";
+import { globalConfigOf, LiteserverPool, liteProxyService } from "@tongate/lite-proxy";
 import { rateLimitService } from "@tongate/ratelimit";
-import type { ServiceModule } from "@tongate/runtime";
+import { ConfigError, inProcessTransport, remoteTransport, type Logger, type RunningService, type ServiceModule } from "@tongate/runtime";
 
-export const serviceModules: ServiceModule[] = [liteProxyService as unknown as ServiceModule, rateLimitService as unknown as ServiceModule];
+export const serviceModules: ServiceModule[] = [
+  liteProxyService as unknown as ServiceModule,
+  rateLimitService as unknown as ServiceModule,
+  indexService as unknown as ServiceModule,
+];
 
 export function findService(name: string): ServiceModule {
   const m = serviceModules.find((s) => s.name === name);
   if (!m) throw new Error(`unknown service "${name}"; known: ${serviceModules.map((s) => s.name).join(", ")}`);
   return m;
+}
+
+/** --upstream NAME=URL pairs: services that run elsewhere, reached over gRPC. */
+export function upstreamsOf(o: Record<string, unknown>): Map<string, string> {
+  const remote = new Map<string, string>();
+  for (const u of (o.upstream as string[] | undefined) ?? []) {
+    const i = u.indexOf("=");
+    if (i < 1) throw new ConfigError(`--upstream "${u}" is not NAME=URL`);
+    remote.set(findService(u.slice(0, i)).name, u.slice(i + 1));
+  }
+  return remote;
+}
+
+export interface HostedService {
+  name: string;
+  module: ServiceModule;
+  running: RunningService;
+}
+
+/**
+ * Starts service modules in this process. Each reaches another through `transportOf`: in-process
+ * when it runs here, over gRPC when `remote` names its URL. The indexer also gets a liteserver pool
+ * of the chain (when one is configured) to follow it.
+ */
+export async function startModules(modules: ServiceModule[], o: Record<string, unknown>, log: Logger, remote = new Map<string, string>()): Promise<{ running: HostedService[]; close(): Promise<void> }> {
+  const started: HostedService[] = [];
+  const transportOf = (desc: DescService) => {
+    const local = started.find((s) => s.module.service.typeName === desc.typeName);
+    if (local) return inProcessTransport(local.module.service, local.running);
+    const url = remote.get(serviceModules.find((m) => m.service.typeName === desc.typeName)?.name ?? "");
+    return url ? remoteTransport(url) : undefined;
+  };
+  const chain = modules.some((m) => m.name === "indexer") && (o.globalConfig || o["global-config"] || o.network) ? globalConfigOf(o) : undefined;
+  const pool = chain ? LiteserverPool.fromGlobalConfig(chain) : undefined;
+  await Promise.all(
+    modules.map(async (m) => {
+      const options = m.name === "indexer" ? { ...o, liteClient: pool } : o;
+      started.push({ name: m.name, module: m, running: await m.start({ log: log.child({ service: m.name }), options, transportOf }) });
+    }),
+  );
+  return {
+    running: started,
+    async close() {
+      await closeAll(started.map((s) => s.running));
+      await pool?.close();
+    },
+  };
+}
+
+async function closeAll(services: RunningService[]) {
+  await Promise.all(services.map((s) => s.close?.()));
 }

@@ -1,12 +1,14 @@
 // A service module: one proto service and the factory of its implementation.
 // The host decides whether it runs in the gateway's process or its own.
 import type { DescService, JsonValue } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl, Transport } from "@connectrpc/connect";
 import type { Logger } from "./log.js";
 
 export interface ServiceContext {
   log: Logger;
   options: Record<string, unknown>;
+  /** How this service reaches another one (in-process or over gRPC), when the host can. */
+  transportOf?: (service: DescService) => Transport | undefined;
 }
 
 export interface ServiceHealth {

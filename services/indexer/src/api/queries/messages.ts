@@ -1,0 +1,89 @@
+// /messages: one object per message (an internal message is stored once per side), with the
+// transactions that sent and received it.
+import { create } from "@bufbuild/protobuf";
+import { type GetMessagesRequest, type MessagesResponse, MessagesResponseSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import type { MessageRow } from "../../rows/types.js";
+import type { Store } from "../../store/store.js";
+import { messageOf } from "../models.js";
+import { b64Hash, isAsc, nextCursor, opcodeOf, pageOf, rawAddress } from "../params.js";
+import { addressBook, messageContents, select, Where } from "./common.js";
+
+/**
+ * Messages in (created_lt, msg_hash) order (created_lt {sort}, then the hash the same way).
+ * External inbound messages have no created_lt and sort as 0. With `source` or `destination` the
+ * page is read from the lookup table ordered by that address and created_lt.
+ */
+export async function messages(store: Store, req: GetMessagesRequest): Promise<MessagesResponse> {
+  const asc = isAsc(req.sort);
+  const dir = asc ? "ASC" : "DESC";
+  const p = pageOf("messages", asc, req, ["string", "string"]);
+  const w = new Where();
+  // every filter on other columns of `messages`: through a subquery when paging a lookup table
+  const inner = new Where("q");
+  // the table the page is read from: one row per message in the lookup tables, per side in `messages`
+  let from = "messages";
+  let lt = "ifNull(created_lt, 0)";
+  const side = (col: "source" | "destination", value: string) => {
+    if (value === "null") {
+      inner.add(`${col} IS NULL`);
+    } else if (from === "messages") {
+      from = col === "source" ? "messages_by_source" : "messages_by_destination";
+      lt = "created_lt";
+      w.add(`${col} = {}`, ["String", rawAddress(value)]);
+    } else {
+      w.add(`msg_hash IN (SELECT msg_hash FROM messages FINAL WHERE ${col} = {})`, ["String", rawAddress(value)]);
+    }
+  };
+  if (req.source !== undefined) side("source", req.source);
+  if (req.destination !== undefined) side("destination", req.destination);
+  if (req.msgHash.length) inner.add("msg_hash IN {}", ["Array(String)", req.msgHash.map(b64Hash)]);
+  if (req.bodyHash !== undefined) inner.add("body_hash = {}", ["String", b64Hash(req.bodyHash)]);
+  if (req.opcode !== undefined) w.add("opcode = {}", ["Int32", opcodeOf("opcode", req.opcode)]);
+  if (req.startUtime !== undefined) inner.add("created_at >= {}", ["UInt32", req.startUtime]);
+  if (req.endUtime !== undefined) inner.add("created_at <= {}", ["UInt32", req.endUtime]);
+  if (req.direction !== undefined) inner.add("direction = {}", ["String", req.direction]);
+  if (req.excludeExternals) inner.add("created_lt IS NOT NULL AND source IS NOT NULL AND destination IS NOT NULL");
+  if (req.onlyExternals) inner.add("(source IS NULL OR destination IS NULL)");
+  if (req.startLt !== undefined) w.add(`${lt} >= {}`, ["UInt64", String(req.startLt)]);
+  if (req.endLt !== undefined) w.add(`${lt} <= {}`, ["UInt64", String(req.endLt)]);
+  if (inner.conds.length) {
+    Object.assign(w.params, inner.params);
+    w.conds.push(from === "messages" ? inner.conds.join(" AND ") : `msg_hash IN (SELECT msg_hash FROM messages FINAL WHERE ${inner.conds.join(" AND ")})`);
+  }
+  if (p.after) {
+    const [afterLt, afterHash] = p.after;
+    w.add(`(${lt}, msg_hash) ${asc ? ">" : "<"} ({}, {})`, ["UInt64", afterLt], ["String", afterHash]);
+  }
+  const keys = await select<{ msg_hash: string; lt: string }>(
+    store,
+    `SELECT msg_hash, ${from === "messages" ? `max(${lt})` : lt} AS lt FROM ${from} FINAL ${w.sql}
+     ${from === "messages" ? "GROUP BY msg_hash" : ""}
+     ORDER BY lt ${dir}, msg_hash ${dir}
+     LIMIT ${w.param("UInt32", p.limit)} OFFSET ${w.param("UInt32", p.offset)}`,
+    w.params,
+  );
+  const rows = keys.length
+    ? await select<MessageRow>(store, "SELECT * FROM messages FINAL WHERE msg_hash IN {h:Array(String)}", { h: keys.map((k) => k.msg_hash) })
+    : [];
+  const bySide = new Map<string, { in?: MessageRow; out?: MessageRow }>();
+  for (const r of rows) {
+    const e = bySide.get(r.msg_hash) ?? {};
+    e[r.direction] = r;
+    bySide.set(r.msg_hash, e);
+  }
+  const contents = await messageContents(store, rows);
+  const list = keys.flatMap((k) => {
+    const e = bySide.get(k.msg_hash);
+    const r = e?.out ?? e?.in;
+    if (!r) return [];
+    const m = messageOf(r, contents);
+    m.inMsgTxHash = e?.in?.tx_hash;
+    m.outMsgTxHash = e?.out?.tx_hash;
+    return [m];
+  });
+  return create(MessagesResponseSchema, {
+    messages: list,
+    addressBook: await addressBook(store, rows.flatMap((r) => [r.source, r.destination])),
+    nextCursor: nextCursor("messages", asc, p, keys, (k) => [k.lt, k.msg_hash]),
+  });
+}

@@ -1,0 +1,104 @@
+// The indexer as a service: the tongate.v3.Index RPCs over the ClickHouse store, and (when the host
+// hands it a liteserver client) the chain follower filling that store in the same process.
+import type { ServiceImpl } from "@connectrpc/connect";
+import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
+import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
+import { apiError, ConfigError, defineService, type OptionSpec, type ServiceContext } from "@tongate/runtime";
+import { followChain } from "../follower/follow.js";
+import type { LiteClient } from "../follower/lite.js";
+import { migrate } from "../store/migrate.js";
+import { type Store, openStore } from "../store/store.js";
+import { getCheckpoint } from "../store/insert.js";
+import { FOLLOWER_CHECKPOINT } from "../follower/index-range.js";
+import { masterchainHead } from "../follower/lite.js";
+import * as legacy from "./legacy.js";
+import * as accounts from "./queries/accounts.js";
+import * as blocks from "./queries/blocks.js";
+import { messages } from "./queries/messages.js";
+import { traces } from "./queries/traces.js";
+import * as transactions from "./queries/transactions.js";
+
+/** Options of the indexer where it runs inside `tongate start`, `serve` or `gateway`. */
+export const indexOptions: OptionSpec[] = [
+  { name: "clickhouse-url", description: "indexer: a ClickHouse server (default: chDB in this process)" },
+  { name: "index-dir", description: "indexer: chDB's data directory (default: memory only)" },
+  { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
+  { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
+];
+
+/** Where the Index queries run: the store, and lite-proxy for the v2-style methods. */
+export function indexImpl(store: Store, liteProxy: () => legacy.LiteProxyClient): Partial<ServiceImpl<typeof Index>> {
+  return {
+    masterchainInfo: () => blocks.masterchainInfo(store),
+    getBlocks: (req) => blocks.blocks(store, req),
+    masterchainBlockShards: (req) => blocks.masterchainBlockShards(store, req),
+    masterchainBlockShardState: (req) => blocks.masterchainBlockShardState(store, req),
+    getTransactions: (req) => transactions.transactions(store, req),
+    transactionsByMasterchainBlock: (req) => transactions.transactionsByMasterchainBlock(store, req),
+    transactionsByMessage: (req) => transactions.transactionsByMessage(store, req),
+    adjacentTransactions: (req) => transactions.adjacentTransactions(store, req),
+    getMessages: (req) => messages(store, req),
+    accountStates: (req) => accounts.accountStates(store, req),
+    walletStates: (req) => accounts.walletStates(store, req),
+    addressBook: (req) => accounts.addressBookOf(store, req),
+    topAccountsByBalance: (req) => accounts.topAccountsByBalance(store, req),
+    getTraces: (req) => traces(store, req),
+    addressInformation: (req) => (req.useV2 ? legacy.addressInformationV2(liteProxy(), req.address) : accounts.addressInformation(store, req.address)),
+    walletInformation: (req) => (req.useV2 ? legacy.walletInformationV2(liteProxy(), req.address) : accounts.walletInformation(store, req.address)),
+    sendMessage: (req) => legacy.sendMessage(liteProxy(), req.boc),
+    runGetMethod: (req) => legacy.runGetMethod(liteProxy(), req),
+    estimateFee: (req) => legacy.estimateFee(liteProxy(), req),
+  };
+}
+
+function positiveOption(o: Record<string, unknown>, name: string): number | undefined {
+  if (o[name] === undefined) return undefined;
+  const n = Number(o[name]);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`--${name} ${String(o[name])} is not a masterchain seqno (an integer ≥ 1)`);
+  return n;
+}
+
+export const indexService = defineService({
+  name: "indexer",
+  service: Index,
+  async start(ctx: ServiceContext) {
+    const o = ctx.options;
+    if (o.index !== undefined && o.index !== "on" && o.index !== "off") throw new ConfigError(`--index ${String(o.index)}: expected on or off`);
+    const store = await openStore({ url: o["clickhouse-url"] as string | undefined, path: o["index-dir"] as string | undefined });
+    await migrate(store);
+    let client: legacy.LiteProxyClient | undefined;
+    const liteProxy = () => {
+      if (client) return client;
+      const transport = ctx.transportOf?.(LiteProxy);
+      if (!transport) throw apiError(503, "lite-proxy is not reachable from the indexer (run them in one process, or give the indexer --upstream lite-proxy=URL)");
+      return (client = legacy.liteProxyClient(transport));
+    };
+    // the follower, when the host gives a liteserver client and indexing is on
+    const lite = o.liteClient as LiteClient | undefined;
+    const stop = new AbortController();
+    let following: Promise<number> | undefined;
+    let lastIndexed = 0;
+    if (lite && o.index !== "off") {
+      let from = positiveOption(o, "index-from");
+      if (from === undefined && (await getCheckpoint(store, FOLLOWER_CHECKPOINT)) === null && o.network !== "localnet" && !o.globalConfig) {
+        from = (await masterchainHead(lite)).seqno;
+      }
+      following = followChain(lite, store, {
+        from,
+        signal: stop.signal,
+        onProgress: (p) => (lastIndexed = p.mcSeqno),
+        log: (line, p) => ctx.log.info(p, line),
+        onError: (err) => ctx.log.warn({ err }, "indexing failed; retrying"),
+      });
+    }
+    return {
+      impl: indexImpl(store, liteProxy),
+      health: () => ({ ok: true, detail: { following: following !== undefined, lastIndexedSeqno: lastIndexed } }),
+      async close() {
+        stop.abort();
+        await following?.catch((err: unknown) => ctx.log.error({ err }, "follower stopped with an error"));
+        await store.close();
+      },
+    };
+  },
+});
