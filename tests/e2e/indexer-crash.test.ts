@@ -1,0 +1,152 @@
+// Crash safety of `tongate index` (issue 6): a localnet chain with traffic (wallet transfers,
+// deploys, bounces off masterchain accounts, i.e. traces over several blocks) is indexed once
+// without interruption, and once by a real child process killed with SIGKILL at random moments
+// (seeded; during startup, migrations, inserts, checkpoints) at least 10 times and restarted each
+// time until it completes. Every table of both chDB directories, read with FINAL and ordered, is
+// the same (the checkpoint and migration rows apart from their timestamps).
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Address, toNano } from "@ton/core";
+import { WalletContractV4 } from "@ton/ton";
+import type { Localnet } from "@tongate/localnet";
+import { openStore } from "@tongate/indexer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalnetSender } from "../support/localnet-deploy.js";
+import { startTestLocalnet } from "../support/localnet.js";
+import { rng } from "../support/rng.js";
+
+const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const SEED = Number(process.env.TONGATE_CRASH_SEED ?? 20261122);
+const KILLS = 10;
+const dir = mkdtempSync(join(tmpdir(), "tongate-crash-"));
+const globalConfig = join(dir, "global-config.json");
+let net: Localnet;
+let head = 0;
+
+const fresh = (wc: number, n: number) => new Address(wc, Buffer.alloc(32, n));
+
+beforeAll(async () => {
+  net = await startTestLocalnet({ seed: "indexer-crash", wallets: 2 });
+  const w1 = new LocalnetSender(net, net.genesis.wallets[1]!);
+  const w2 = new LocalnetSender(net, net.genesis.wallets[2]!);
+  const random = rng(SEED);
+  for (let round = 0; round < 4; round++) {
+    await net.faucet(fresh(0, 0x10 + round), toNano("2"));
+    // a deploy (a v4 wallet of a fresh key), transfers between the wallets, a bounce off an empty
+    // basechain account, and bounces off empty masterchain accounts (delivered blocks later)
+    const key = Buffer.alloc(32, 0x40 + round);
+    await w1.deploy(WalletContractV4.create({ workchain: 0, publicKey: key }).init, toNano("0.5"));
+    await w2.send({ to: w1.address, value: toNano("0.3") }, { to: fresh(0, 0x20 + round), value: toNano("0.2"), bounce: true });
+    await w1.send({ to: fresh(-1, 0x30 + round), value: toNano("1"), bounce: true }, { to: w2.address, value: toNano("0.1") });
+    await w2.send({ to: fresh(-1, 0x50 + round), value: toNano("1"), bounce: true });
+    const empty = Math.floor(random() * 3);
+    for (let i = 0; i < empty; i++) await net.chain.seal();
+  }
+  for (let i = 0; i < 3; i++) await net.chain.seal();
+  head = net.chain.lastMasterchain!.id.seqno;
+  writeFileSync(globalConfig, JSON.stringify(net.globalConfig()));
+});
+
+afterAll(async () => {
+  await net?.close();
+});
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** masterchain seqnos logged as indexed */
+  indexed: number[];
+  ms: number;
+  /** ms from the start to the first indexed block */
+  firstIndexedMs?: number;
+}
+
+/** When to kill a run: `ms` after its start, or `ms` after it logged `blocks` indexed blocks. */
+type Kill = { blocks: number; ms: number };
+
+/** `tongate index --to head` into `db`; killed with SIGKILL as `kill` says unless done by then. */
+function index(db: string, kill?: Kill): Promise<Run> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [BIN, "index", "--global-config", globalConfig, "--to", String(head), "--index-dir", db], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  let timer: NodeJS.Timeout | undefined;
+  let firstIndexedMs: number | undefined;
+  const arm = () => (timer ??= setTimeout(() => child.kill("SIGKILL"), kill!.ms));
+  if (kill && kill.blocks === 0) arm();
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+    const n = out.match(/"msg":"indexed"/g)?.length ?? 0;
+    if (n > 0) firstIndexedMs ??= Date.now() - started;
+    if (kill && kill.blocks > 0 && n >= kill.blocks) arm();
+  });
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      const lines = out.split("\n").filter((l) => l.startsWith("{"));
+      const indexed = lines.map((l) => JSON.parse(l) as { msg: string; mcSeqno?: number }).filter((l) => l.msg === "indexed").map((l) => l.mcSeqno!);
+      if (signal === null && code !== 0) reject(new Error(`tongate index exited ${code}:\n${err}\n${out.slice(-4000)}`));
+      else resolve({ code, signal, indexed, ms: Date.now() - started, firstIndexedMs });
+    });
+  });
+}
+
+/** Every MergeTree table of a chDB directory, read with FINAL, rows in a stable order. */
+async function dump(db: string): Promise<Record<string, unknown[]>> {
+  const store = await openStore({ path: db });
+  try {
+    const q = async <T>(query: string) => (await store.client.query({ query, format: "JSONEachRow" })).json<T>();
+    const tables = (await q<{ name: string }>("SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' ORDER BY name")).map((t) => t.name);
+    const out: Record<string, unknown[]> = {};
+    for (const t of tables) {
+      if (t === "indexer_checkpoints") out[t] = await q("SELECT name, mc_seqno FROM indexer_checkpoints FINAL ORDER BY name");
+      else if (t === "schema_migrations") out[t] = await q("SELECT version, name, checksum FROM schema_migrations FINAL ORDER BY version");
+      else out[t] = await q(`SELECT * FROM ${t} FINAL ORDER BY ALL`);
+    }
+    return out;
+  } finally {
+    await store.close();
+  }
+}
+
+describe("tongate index killed with SIGKILL and restarted", () => {
+  it(`≥ ${KILLS} kills at random moments: the same tables as an uninterrupted run`, async () => {
+    const whole = await index(join(dir, "whole"));
+    expect(whole.indexed).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+    const startupMs = whole.firstIndexedMs ?? whole.ms;
+
+    const random = rng(SEED);
+    const db = join(dir, "killed");
+    const runs: Run[] = [];
+    let kills = 0;
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 60) throw new Error(`no completion after ${attempt} runs: ${JSON.stringify(runs)}`);
+      // a third of the kills anywhere in startup (loading, chDB, migrations, the first fetches), the
+      // others 0-200 ms after the run's 1st-3rd indexed block (mid-batch: inserts, traces, checkpoint);
+      // once enough kills landed, run to the end
+      const kill = random() < 1 / 3 ? { blocks: 0, ms: 100 + random() * startupMs } : { blocks: 1 + Math.floor(random() * 3), ms: random() * 200 };
+      const r = await index(db, kills < KILLS ? kill : undefined);
+      runs.push(r);
+      if (r.signal === "SIGKILL") kills++;
+      else break;
+    }
+    const indexed = runs.flatMap((r) => r.indexed);
+    expect(kills).toBeGreaterThanOrEqual(KILLS);
+    // every block was indexed at least once, in order within each run
+    expect(new Set(indexed)).toEqual(new Set(Array.from({ length: head }, (_, i) => i + 1)));
+    // some kills landed mid-range (after a run had indexed a block but before it finished)
+    expect(runs.filter((r) => r.signal === "SIGKILL" && r.indexed.length > 0).length).toBeGreaterThanOrEqual(3);
+
+    const a = await dump(join(dir, "whole"));
+    const b = await dump(db);
+    expect(Object.keys(b)).toEqual(Object.keys(a));
+    expect(a.traces!.length).toBeGreaterThan(0);
+    expect(a.transactions!.length).toBeGreaterThan(20);
+    for (const t of Object.keys(a)) expect(b[t], t).toEqual(a[t]);
+  }, 240_000);
+});
