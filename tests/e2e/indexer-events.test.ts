@@ -27,7 +27,7 @@ let nats: NatsServer;
 let bus: EventBus;
 let sub: Subscription;
 let metricsPort = 0;
-const events: { seq: number; e: BlocksIndexed }[] = [];
+const events: { seq: number; subject: string; e: BlocksIndexed }[] = [];
 
 const fresh = (n: number) => new Address(0, Buffer.alloc(32, n));
 
@@ -82,7 +82,7 @@ beforeAll(async () => {
   metricsPort = await freePort();
   bus = await openBus({ natsUrl: nats.url });
   // the stream exists once the indexer (or this bus) connected; subscribe from its start
-  sub = await bus.subscribe(`tongate.*.blocks.indexed`, (m) => void events.push({ seq: m.seq, e: decodeBlocksIndexed(m.data) }), { deliver: "all" });
+  sub = await bus.subscribe(`tongate.*.blocks.indexed`, (m) => void events.push({ seq: m.seq, subject: m.subject, e: decodeBlocksIndexed(m.data) }), { deliver: "all" });
 });
 
 afterAll(async () => {
@@ -122,6 +122,7 @@ describe.skipIf(!hasNats)("tongate index --nats-url", () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(seqnos()).toEqual(range(1, head));
       expect(events.map((x) => x.seq)).toEqual(range(1, head));
+      expect(new Set(events.map((x) => x.subject))).toEqual(new Set([SUBJECT]));
       for (const { e } of events) {
         const want = recorded(e.masterchain!.seqno);
         expect({ seqno: e.masterchain!.seqno, txs: e.transactionCount, blocks: 1 + e.shardBlocks.length }).toEqual({ seqno: e.masterchain!.seqno, ...want });
