@@ -5,39 +5,16 @@ import { TraceAssembler, type TraceBatch } from "../rows/trace.js";
 import type { MessageRow, TraceRow, TransactionRow } from "../rows/types.js";
 import type { Store } from "./store.js";
 
-/** A trace as the table stores it (toncenter's column names for the counters). */
-export interface TraceRecord {
-  trace_id: string;
-  external_hash: string | null;
-  external_hash_norm: string | null;
-  mc_seqno_start: number;
-  mc_seqno_end: number;
-  start_lt: string;
-  start_utime: number;
-  end_lt: string;
-  end_utime: number;
-  state: TraceRow["state"];
+/** A trace as the table stores it: the TraceRow with toncenter's column names for the counters. */
+export type TraceRecord = Omit<TraceRow, "pending_messages" | "messages" | "transactions"> & {
   pending_edges: number;
   edges: number;
   nodes: number;
-}
+};
 
 export function traceRecord(r: TraceRow): TraceRecord {
-  return {
-    trace_id: r.trace_id,
-    external_hash: r.external_hash,
-    external_hash_norm: r.external_hash_norm,
-    mc_seqno_start: r.mc_seqno_start,
-    mc_seqno_end: r.mc_seqno_end,
-    start_lt: r.start_lt,
-    start_utime: r.start_utime,
-    end_lt: r.end_lt,
-    end_utime: r.end_utime,
-    state: r.state,
-    pending_edges: r.pending_messages,
-    edges: r.messages,
-    nodes: r.transactions,
-  };
+  const { pending_messages, messages, transactions, ...rest } = r;
+  return { ...rest, pending_edges: pending_messages, edges: messages, nodes: transactions };
 }
 
 export async function insertTraceRows(store: Store, rows: readonly TraceRow[]): Promise<void> {
