@@ -50,8 +50,13 @@ export class Where {
   }
 }
 
-/** Messages, their bodies/StateInits and the before/after account states of these transactions. */
-export async function transactionParts(store: Store, txs: readonly StoredTransaction[]): Promise<TransactionParts> {
+/**
+ * Everything the transaction objects of these rows need, in one round of parallel queries: their
+ * messages, the bodies/StateInits of those, the before/after account states, and the address book
+ * of every account and message address (the contents and the book find the messages' hashes and
+ * addresses by subquery, so they do not wait for the messages).
+ */
+export async function transactionParts(store: Store, txs: readonly StoredTransaction[]): Promise<TransactionParts & { addressBook: Record<string, AddressBookRow> }> {
   const msgHashes = new Set<string>();
   const stateHashes = new Set<string>();
   for (const t of txs) {
@@ -60,40 +65,61 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
     stateHashes.add(t.account_state_hash_before);
     stateHashes.add(t.account_state_hash_after);
   }
-  const txHashes = txs.map((t) => t.hash);
-  const [messages, states] = await Promise.all([
-    msgHashes.size
+  if (!txs.length) return { messages: new Map(), contents: new Map(), states: new Map(), addressBook: {} };
+  const m = [...msgHashes];
+  const accounts = [...new Set(txs.map((t) => t.account))];
+  const [messages, states, contents, codes] = await Promise.all([
+    m.length
       ? select<MessageRow>(store, "SELECT * FROM messages FINAL WHERE msg_hash IN {m:Array(String)} AND tx_hash IN {t:Array(String)}", {
-          m: [...msgHashes],
-          t: txHashes,
+          m,
+          t: txs.map((t) => t.hash),
         })
       : Promise.resolve([]),
-    stateHashes.size
-      ? select<AccountStateRow>(
-          store,
-          `SELECT hash, account, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,
-                  NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, timestamp
-           FROM account_states FINAL WHERE hash IN {h:Array(String)}`,
-          { h: [...stateHashes] },
-        )
-      : Promise.resolve([]),
+    select<AccountStateRow>(
+      store,
+      `SELECT hash, account, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,
+              NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, timestamp
+       FROM account_states FINAL WHERE hash IN {h:Array(String)}`,
+      { h: [...stateHashes] },
+    ),
+    m.length ? messageContents(store, m) : Promise.resolve(new Map<string, string>()),
+    codeHashes(
+      store,
+      `SELECT arrayJoin({a:Array(String)})
+       UNION ALL SELECT assumeNotNull(source) FROM messages WHERE msg_hash IN {m:Array(String)} AND source IS NOT NULL
+       UNION ALL SELECT assumeNotNull(destination) FROM messages WHERE msg_hash IN {m:Array(String)} AND destination IS NOT NULL`,
+      { a: accounts, m },
+    ),
   ]);
+  const addresses: (string | null)[] = [...accounts];
+  for (const x of messages) addresses.push(x.source, x.destination);
   return {
-    messages: new Map(messages.map((m) => [messageKey(m.msg_hash, m.direction, m.tx_hash), m])),
-    contents: await messageContents(store, messages),
-    states: new Map(states.map((s) => [s.hash, s])),
+    messages: new Map(messages.map((x) => [messageKey(x.msg_hash, x.direction, x.tx_hash), x])),
+    contents,
+    states: new Map(states.map((x) => [x.hash, x])),
+    addressBook: bookOf(addresses, codes),
   };
 }
 
+/** code_hash of the latest state of each account the subquery names (null: no code). */
+export async function codeHashes(store: Store, accountsSql: string, params: Record<string, unknown>): Promise<Map<string, string | null>> {
+  const rows = await select<{ account: string; code_hash: string | null }>(
+    store,
+    `SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN (${accountsSql})`,
+    params,
+  );
+  return new Map(rows.map((r) => [r.account, r.code_hash]));
+}
+
 /** Bodies and StateInits of these messages by hash (base64 BoC). */
-export async function messageContents(store: Store, messages: readonly MessageRow[]): Promise<Map<string, string>> {
-  const hashes = new Set<string>();
-  for (const m of messages) {
-    hashes.add(m.body_hash);
-    if (m.init_state_hash !== null) hashes.add(m.init_state_hash);
-  }
-  if (!hashes.size) return new Map();
-  const rows = await select<{ hash: string; boc: string }>(store, "SELECT hash, boc FROM message_contents FINAL WHERE hash IN {h:Array(String)}", { h: [...hashes] });
+export async function messageContents(store: Store, msgHashes: readonly string[]): Promise<Map<string, string>> {
+  const rows = await select<{ hash: string; boc: string }>(
+    store,
+    `SELECT hash, boc FROM message_contents FINAL WHERE hash IN (
+       SELECT body_hash FROM messages WHERE msg_hash IN {m:Array(String)}
+       UNION ALL SELECT assumeNotNull(init_state_hash) FROM messages WHERE msg_hash IN {m:Array(String)} AND init_state_hash IS NOT NULL)`,
+    { m: msgHashes },
+  );
   return new Map(rows.map((r) => [r.hash, r.boc]));
 }
 
@@ -106,17 +132,17 @@ export const walletInterface = (type: string): string => type.replace(/^wallet /
  * without the decoder are the wallets'. Keys are the addresses as given.
  */
 export async function addressBook(store: Store, addresses: Iterable<string | null | undefined>, testnet = false): Promise<Record<string, AddressBookRow>> {
-  const keys = new Set<string>();
-  for (const a of addresses) if (a) keys.add(a);
-  if (!keys.size) return {};
-  const rows = await select<{ account: string; code_hash: string | null }>(
-    store,
-    "SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {a:Array(String)}",
-    { a: [...keys] },
-  );
-  const codeHash = new Map(rows.map((r) => [r.account, r.code_hash]));
+  const keys = [...new Set([...addresses].filter((a): a is string => !!a))];
+  if (!keys.length) return {};
+  return bookOf(keys, await codeHashes(store, "SELECT arrayJoin({a:Array(String)})", { a: keys }), testnet);
+}
+
+
+/** The address book of `addresses` from their code hashes (an address without a latest state has no code). */
+export function bookOf(addresses: Iterable<string | null | undefined>, codeHash: ReadonlyMap<string, string | null>, testnet = false): Record<string, AddressBookRow> {
   const book: Record<string, AddressBookRow> = {};
-  for (const a of keys) {
+  for (const a of addresses) {
+    if (!a || book[a]) continue;
     const [wc, hex] = a.split(":") as [string, string];
     const code = codeHash.get(a) ?? null;
     const wallet = walletByCodeHash(code);

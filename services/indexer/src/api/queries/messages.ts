@@ -6,7 +6,7 @@ import type { MessageRow } from "../../rows/types.js";
 import type { Store } from "../../store/store.js";
 import { messageOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, opcodeOf, pageOf, rawAddress } from "../params.js";
-import { addressBook, messageContents, select, Where } from "./common.js";
+import { bookOf, codeHashes, messageContents, select, Where } from "./common.js";
 
 /**
  * Messages in (created_lt, msg_hash) order (created_lt {sort}, then the hash the same way).
@@ -62,16 +62,25 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
      LIMIT ${w.param("UInt32", p.limit)} OFFSET ${w.param("UInt32", p.offset)}`,
     w.params,
   );
-  const rows = keys.length
-    ? await select<MessageRow>(store, "SELECT * FROM messages FINAL WHERE msg_hash IN {h:Array(String)}", { h: keys.map((k) => k.msg_hash) })
-    : [];
+  const h = keys.map((k) => k.msg_hash);
+  const [rows, contents, codes] = h.length
+    ? await Promise.all([
+        select<MessageRow>(store, "SELECT * FROM messages FINAL WHERE msg_hash IN {h:Array(String)}", { h }),
+        messageContents(store, h),
+        codeHashes(
+          store,
+          `SELECT assumeNotNull(source) FROM messages WHERE msg_hash IN {h:Array(String)} AND source IS NOT NULL
+           UNION ALL SELECT assumeNotNull(destination) FROM messages WHERE msg_hash IN {h:Array(String)} AND destination IS NOT NULL`,
+          { h },
+        ),
+      ])
+    : [[], new Map<string, string>(), new Map<string, string | null>()];
   const bySide = new Map<string, { in?: MessageRow; out?: MessageRow }>();
   for (const r of rows) {
     const e = bySide.get(r.msg_hash) ?? {};
     e[r.direction] = r;
     bySide.set(r.msg_hash, e);
   }
-  const contents = await messageContents(store, rows);
   const list = keys.flatMap((k) => {
     const e = bySide.get(k.msg_hash);
     const r = e?.out ?? e?.in;
@@ -83,7 +92,7 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
   });
   return create(MessagesResponseSchema, {
     messages: list,
-    addressBook: await addressBook(store, rows.flatMap((r) => [r.source, r.destination])),
+    addressBook: bookOf(rows.flatMap((r) => [r.source, r.destination]), codes),
     nextCursor: nextCursor("messages", asc, p, keys, (k) => [k.lt, k.msg_hash]),
   });
 }

@@ -15,7 +15,7 @@ import type { StoredTransaction } from "../../store/queries.js";
 import type { Store } from "../../store/store.js";
 import { transactionOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
-import { addressBook, select, transactionParts, Where } from "./common.js";
+import { select, transactionParts, Where } from "./common.js";
 
 /** Traces with more transactions come without them (toncenter's -max-trace-txs). */
 export const MAX_TRACE_TRANSACTIONS = 4000;
@@ -80,11 +80,9 @@ export async function traces(store: Store, req: GetTracesRequest): Promise<Trace
     list.push(t);
     byTrace.set(t.trace_id!, list);
   }
-  const addresses: (string | null)[] = txs.map((t) => t.account);
-  for (const m of parts.messages.values()) addresses.push(m.source, m.destination);
   return create(TracesResponseSchema, {
     traces: records.map((r) => traceOf(r, byTrace.get(r.trace_id), (t) => transactionOf(t, parts))),
-    addressBook: await addressBook(store, addresses),
+    addressBook: parts.addressBook,
     nextCursor: nextCursor("traces", asc, p, records, (r) => [r.end_lt, r.trace_id]),
   });
 }

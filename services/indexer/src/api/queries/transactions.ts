@@ -14,16 +14,14 @@ import type { StoredTransaction } from "../../store/queries.js";
 import type { Store } from "../../store/store.js";
 import { transactionOf } from "../models.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, opcodeOf, type Page, pageOf, rawAddress, signedShardOf } from "../params.js";
-import { addressBook, select, transactionParts, Where } from "./common.js";
+import { select, transactionParts, Where } from "./common.js";
 
 /** Full transaction objects for stored rows, with the address book of every account they touch. */
 export async function transactionsResponse(store: Store, txs: readonly StoredTransaction[], cursor?: string): Promise<TransactionsResponse> {
   const parts = await transactionParts(store, txs);
-  const addresses: (string | null)[] = txs.map((t) => t.account);
-  for (const m of parts.messages.values()) addresses.push(m.source, m.destination);
   return create(TransactionsResponseSchema, {
     transactions: txs.map((t) => transactionOf(t, parts)),
-    addressBook: await addressBook(store, addresses),
+    addressBook: parts.addressBook,
     nextCursor: cursor,
   });
 }
@@ -52,7 +50,9 @@ export async function transactions(store: Store, req: GetTransactionsRequest): P
   const asc = isAsc(req.sort);
   const p = pageOf("transactions", asc, req, TX_KEY);
   const w = new Where();
-  if (req.account.length) w.add("account IN {}", ["Array(String)", req.account.map(rawAddress)]);
+  // one account: an equality, which ClickHouse turns into a primary-key range even with FINAL
+  if (req.account.length === 1) w.add("account = {}", ["String", rawAddress(req.account[0]!)]);
+  else if (req.account.length) w.add("account IN {}", ["Array(String)", req.account.map(rawAddress)]);
   if (req.excludeAccount.length) w.add("account NOT IN {}", ["Array(String)", req.excludeAccount.map(rawAddress)]);
   if (req.hash !== undefined) w.add("(account, lt) IN (SELECT account, lt FROM transactions_by_hash FINAL WHERE hash = {})", ["String", b64Hash(req.hash)]);
   if (req.lt !== undefined) w.add("lt = {}", ["UInt64", String(req.lt)]);

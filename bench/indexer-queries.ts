@@ -1,0 +1,151 @@
+// API v3 query latency on a large index: /transactions?account= and /messages?source= p50/p99 on
+// ≥ 1,000,000 transactions (issue 6: p99 ≤ 50 ms).
+//
+// The index is synthesized in chDB from one real transaction shape (a mainnet transaction of the
+// recorded toncenter trace: its description and message fields), spread over ACCOUNTS accounts with
+// distinct hashes and lts: transactions with an internal in message and one out message each,
+// their account states, the lookup tables filled by the materialized views as the indexer's
+// inserts fill them. It is kept in bench/.cache between runs.
+//
+// Two measurements in the same run: the v3 query functions called in this process on the store
+// (the baseline: ClickHouse and the row → object work), then the same requests over HTTP through
+// `tongate gateway` in its own process (the indexer hosted there with --index off). Sequential
+// requests give latency; the ratio says what the gateway and the service hop add.
+//
+//   npm run bench:indexer-queries            (BENCH_TX=1000000 BENCH_REQUESTS=2000)
+import { create } from "@bufbuild/protobuf";
+import { GetTransactionsRequestSchema, GetMessagesRequestSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import { indexImpl, migrate, openStore, type Store } from "@tongate/indexer";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { freePort, startProcess, stopProcess } from "./support/processes.js";
+
+const TX = Number(process.env.BENCH_TX ?? 1_000_000);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 10_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const dir = fileURLToPath(new URL(`./.cache/indexer-queries-${TX}-${ACCOUNTS}`, import.meta.url));
+
+const fixture = JSON.parse(readFileSync(fileURLToPath(new URL("../../shared/fixtures/toncenter_v3/v3_trace_fixture_multi.json", import.meta.url)), "utf8"));
+const shape = Object.values(fixture.traces[0].transactions)[1] as { description: unknown; in_msg: { message_content: { body: string } } };
+
+const account = (expr: string) => `concat('0:', upper(hex(SHA256(toString(${expr})))))`;
+const hash = (tag: string, expr: string) => `base64Encode(SHA256(concat('${tag}', toString(${expr}))))`;
+
+async function synthesize(store: Store): Promise<void> {
+  const c = store.client;
+  const started = performance.now();
+  const params = { n: TX, accounts: ACCOUNTS, description: JSON.stringify(shape.description), body: shape.in_msg.message_content.body };
+  // tx i: account i % A, its (i / A)-th transaction; in message from the next account, out message to the previous one
+  const cols = `number AS i, ${account("i % {accounts:UInt64}")} AS acc, toUInt64(1000000 + intDiv(i, {accounts:UInt64}) * 1000) AS tx_lt`;
+  await c.command({
+    query: `INSERT INTO transactions (account, lt, hash, prev_trans_hash, prev_trans_lt, now, mc_seqno, block_workchain, block_shard, block_seqno,
+              orig_status, end_status, total_fees, total_fees_extra_currencies, account_state_hash_before, account_state_hash_after,
+              description, in_msg_hash, out_msg_hashes, trace_id)
+            SELECT acc, tx_lt, ${hash("tx", "i")}, ${hash("tx", "i - {accounts:UInt64}")}, tx_lt - 1000, toUInt32(1700000000 + intDiv(i, 10)),
+              toUInt32(intDiv(i, 100) + 1), 0, toInt64(-9223372036854775808), toUInt32(intDiv(i, 100) + 1), 'active', 'active', 230801, map(),
+              ${hash("st", "i - {accounts:UInt64}")}, ${hash("st", "i")}, {description:String}, ${hash("in", "i")}, [${hash("out", "i")}], ${hash("tx", "i")}
+            FROM (SELECT ${cols} FROM numbers({n:UInt64}))`,
+    query_params: params,
+  });
+  for (const [dirn, msg, src, dst] of [
+    ["in", "in", account("(i + 1) % {accounts:UInt64}"), "acc"],
+    ["out", "out", "acc", account("(i + {accounts:UInt64} - 1) % {accounts:UInt64}")],
+  ] as const) {
+    await c.command({
+      query: `INSERT INTO messages (msg_hash, direction, tx_hash, tx_lt, source, destination, value, value_extra_currencies, fwd_fee, ihr_fee, extra_flags,
+                created_lt, created_at, opcode, ihr_disabled, bounce, bounced, import_fee, body_hash, init_state_hash, hash_norm)
+              SELECT ${hash(msg, "i")}, '${dirn}', ${hash("tx", "i")}, tx_lt, ${src}, ${dst}, 136810398, map(), 266669, 0, 0,
+                tx_lt - ${dirn === "in" ? 1 : -1}, toUInt32(1700000000 + intDiv(i, 10)), -718113061, true, false, false, NULL, 'body', NULL, NULL
+              FROM (SELECT ${cols} FROM numbers({n:UInt64}))`,
+      query_params: params,
+    });
+  }
+  await c.command({ query: "INSERT INTO message_contents (hash, boc) VALUES ('body', {body:String})", query_params: params });
+  await c.command({
+    query: `INSERT INTO account_states (hash, account, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash, code_boc, data_boc,
+              last_trans_hash, last_trans_lt, timestamp)
+            SELECT ${hash("st", "i")}, acc, 636389580305 + i, map(), 'active', NULL, 'EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=', ${hash("data", "i")}, NULL, NULL,
+              ${hash("tx", "i")}, tx_lt, toUInt32(1700000000 + intDiv(i, 10))
+            FROM (SELECT ${cols} FROM numbers({n:UInt64}))`,
+    query_params: params,
+  });
+  const n = await (await c.query({ query: "SELECT count() AS n FROM transactions", format: "JSONEachRow" })).json<{ n: string }>();
+  console.log(`synthesized ${n[0]!.n} transactions of ${ACCOUNTS} accounts (+ ${2 * TX} message rows, ${TX} account states) in ${((performance.now() - started) / 1000).toFixed(1)} s into ${dir}`);
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+async function measure(label: string, call: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number; rps: number }> {
+  for (let i = 0; i < 50; i++) await call(i); // warm-up
+  const times: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < REQUESTS; i++) {
+    const t0 = performance.now();
+    await call(i * 7919);
+    times.push(performance.now() - t0);
+  }
+  const secs = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const r = { p50: quantile(times, 0.5), p99: quantile(times, 0.99), rps: REQUESTS / secs };
+  console.log(`${label.padEnd(44)} p50 ${r.p50.toFixed(2).padStart(7)} ms  p99 ${r.p99.toFixed(2).padStart(7)} ms  ${r.rps.toFixed(0).padStart(5)} req/s`);
+  return r;
+}
+
+async function main(): Promise<void> {
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  const fresh = !existsSync(dir);
+  let store = await openStore({ path: dir });
+  try {
+    await migrate(store);
+    if (fresh) await synthesize(store);
+    else console.log(`reusing ${dir} (delete it to synthesize again)`);
+  } catch (e) {
+    await store.close();
+    if (fresh) rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  const accounts = (await (await store.client.query({ query: "SELECT DISTINCT account FROM transactions_by_hash LIMIT {n:UInt32}", query_params: { n: ACCOUNTS }, format: "JSONEachRow" })).json<{ account: string }>()).map((r) => r.account);
+  const pick = (i: number) => accounts[i % accounts.length]!;
+
+  console.log(`\n${REQUESTS} sequential requests each, random accounts, default limit (10):`);
+  const impl = indexImpl(store, () => {
+    throw new Error("no lite-proxy in this benchmark");
+  });
+  const direct = {
+    tx: await measure("in process: transactions(account)", async (i) => impl.getTransactions!(create(GetTransactionsRequestSchema, { account: [pick(i)] }), undefined as never)),
+    msg: await measure("in process: messages(source)", async (i) => impl.getMessages!(create(GetMessagesRequestSchema, { source: pick(i) }), undefined as never)),
+  };
+  await store.close();
+  store = undefined as never;
+
+  const port = await freePort();
+  const gateway = await startProcess(
+    "node",
+    ["packages/cli/bin/tongate.js", "gateway", "--port", String(port), "--host", "127.0.0.1", "--upstream", "lite-proxy=http://127.0.0.1:9", "--index-dir", dir, "--index", "off", "--ratelimit", "off", "--cache-max-bytes", "0"],
+    /gateway listening/,
+  );
+  try {
+    const get = async (path: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    };
+    const http = {
+      tx: await measure("HTTP: /api/v3/transactions?account=", (i) => get(`/api/v3/transactions?account=${pick(i)}`)),
+      msg: await measure("HTTP: /api/v3/messages?source=", (i) => get(`/api/v3/messages?source=${pick(i)}`)),
+    };
+    console.log("\n| query | p50 in process | p99 in process | p50 HTTP | p99 HTTP | p99 ratio HTTP/in process |");
+    console.log("|---|---|---|---|---|---|");
+    for (const k of ["tx", "msg"] as const) {
+      console.log(
+        `| ${k === "tx" ? "/transactions?account=" : "/messages?source="} | ${direct[k].p50.toFixed(1)} ms | ${direct[k].p99.toFixed(1)} ms | ${http[k].p50.toFixed(1)} ms | ${http[k].p99.toFixed(1)} ms | ${(http[k].p99 / direct[k].p99).toFixed(2)} |`,
+      );
+    }
+    console.log(`target: p99 ≤ 50 ms on ≥ 1,000,000 transactions (${TX.toLocaleString("en")} here)`);
+  } finally {
+    await stopProcess(gateway);
+  }
+}
+
+await main();
