@@ -148,5 +148,5 @@ describe("tongate index killed with SIGKILL and restarted", () => {
     expect(a.traces!.length).toBeGreaterThan(0);
     expect(a.transactions!.length).toBeGreaterThan(20);
     for (const t of Object.keys(a)) expect(b[t], t).toEqual(a[t]);
-  }, 240_000);
+  }, 300_000);
 });
