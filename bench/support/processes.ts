@@ -12,7 +12,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Spawns a server; resolves when its output matches `ready`, or at once when `ready` is null. */
-export function startProcess(cmd: string, args: string[], ready: RegExp | null, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+export function startProcess(cmd: string, args: string[], ready: RegExp | null, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<ChildProcess> {
   const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let out = "";
   if (!ready) {
@@ -21,7 +21,7 @@ export function startProcess(cmd: string, args: string[], ready: RegExp | null, 
     return Promise.resolve(child);
   }
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(" ")} did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${args.join(" ")} did not start:\n${out}`)), timeoutMs);
     const onData = (d: Buffer) => {
       out += d.toString();
       if (ready.test(out)) {

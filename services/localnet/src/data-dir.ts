@@ -13,7 +13,7 @@ export interface StoredGenesis {
   globalId: number;
 }
 
-export type JournalEntry = { t: "ext"; boc: string } | { t: "seal"; now: number };
+export type JournalEntry = { t: "ext"; boc: string; out?: number } | { t: "seal"; now: number };
 
 export class DataDir {
   private replaying = true;
@@ -56,7 +56,7 @@ export class DataDir {
 
   /** The journal the chain writes to; silent while the stored entries are replayed. */
   readonly journal: ChainJournal = {
-    external: (boc) => this.append({ t: "ext", boc: boc.toString("base64") }),
+    external: (boc, out) => this.append(out === undefined ? { t: "ext", boc: boc.toString("base64") } : { t: "ext", boc: boc.toString("base64"), out }),
     seal: (now) => this.append({ t: "seal", now }),
   };
 

@@ -70,7 +70,7 @@ export class Localnet {
     const clock = () => base() + timeShift.seconds;
     const chain = new Chain({ genesis, executor, buildState: o.buildState, clock, journal: data?.journal });
     for (const e of data?.entries ?? []) {
-      if (e.t === "ext") chain.replayExternal(Buffer.from(e.boc, "base64"));
+      if (e.t === "ext") chain.replayExternal(Buffer.from(e.boc, "base64"), e.out);
       else await chain.seal(e.now);
     }
     data?.replayed();

@@ -36,16 +36,18 @@ async function insertRows<T>(store: Store, table: string, rows: readonly T[]): P
 }
 
 /**
- * Stores the rows of one or more blocks. Contents, states, messages and transactions go first and
- * the blocks last, so a block row implies its data is there; the indexer's checkpoint is still what
- * says a masterchain block is complete.
+ * Stores the rows of one or more blocks. Contents, states, messages and transactions go first (the
+ * tables at once: chDB runs the inserts on its own threads) and the blocks last, so a block row
+ * implies its data is there; the indexer's checkpoint is still what says a masterchain block is complete.
  */
 export async function insertBlockRows(store: Store, rows: StoreRows): Promise<void> {
-  await insertRows<MessageContentRow>(store, "message_contents", dedupe(rows.contents, (c) => c.hash));
-  await insertRows<AccountStateRow>(store, "account_states", rows.accountStates);
-  await insertRows<MessageRow>(store, "messages", rows.messages);
-  await insertRows<TransactionRecord>(store, "transactions", rows.transactions.map(transactionRecord));
-  await insertRows<ShardStateRow>(store, "shard_state", rows.shardState ?? []);
+  await Promise.all([
+    insertRows<MessageContentRow>(store, "message_contents", dedupe(rows.contents, (c) => c.hash)),
+    insertRows<AccountStateRow>(store, "account_states", rows.accountStates),
+    insertRows<MessageRow>(store, "messages", rows.messages),
+    insertRows<TransactionRecord>(store, "transactions", rows.transactions.map(transactionRecord)),
+    insertRows<ShardStateRow>(store, "shard_state", rows.shardState ?? []),
+  ]);
   await insertRows<BlockRow>(store, "blocks", rows.blocks);
 }
 

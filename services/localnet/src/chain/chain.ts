@@ -87,7 +87,8 @@ export interface ChainOptions {
  * the times it sealed at. Replaying them in order rebuilds the same blocks, byte for byte.
  */
 export interface ChainJournal {
-  external(boc: Buffer): void;
+  /** `outMessages`: what the check predicted, so a replay plans its collation as the original did */
+  external(boc: Buffer, outMessages?: number): void;
   seal(now: number): void;
 }
 
@@ -249,12 +250,17 @@ export class Chain {
     msg.checkedOnState = stateKey(current);
     msg.expectedOutMessages = dry.outMessages;
     this.queues.get(wc)!.push(msg);
-    this.journal?.external(boc);
+    this.journal?.external(boc, dry.outMessages);
   }
 
-  /** Queues an external message that was accepted before (journal replay): no check again. */
-  replayExternal(boc: Buffer): void {
+  /**
+   * Queues an external message that was accepted before (journal replay): no check again. Without
+   * the predicted out-message count every transaction after it in the block is planned again
+   * (collation re-plans at each misprediction).
+   */
+  replayExternal(boc: Buffer, expectedOutMessages?: number): void {
     const msg = queued(Cell.fromBoc(boc)[0]!);
+    if (expectedOutMessages !== undefined) msg.expectedOutMessages = expectedOutMessages;
     const info = msg.message.info;
     if (info.type !== "external-in") throw new Error("journal: not an inbound external message");
     this.queues.get(info.dest.workChain)!.push(msg);

@@ -1,0 +1,198 @@
+// Benchmark (issue 6): indexer ingest, from blocks fetched over ADNL from a real liteserver to rows
+// committed in embedded chDB, with the parse-only ceiling of the same blocks in the same run.
+//  1. The chain: a localnet of wallet-to-wallet transfers (≥ BENCH_TX transactions, big blocks),
+//     generated once into bench/.cache/indexer-chain-<params>/ (its --data-dir journal) and reused.
+//  2. The chain served by `tongate localnet --data-dir` in a child process (it replays the journal).
+//  3. Parse-only: every block fetched into memory first, then parsed by the same worker pool.
+//  4. Ingest: indexRange from the liteserver into a fresh chDB directory.
+//   npm run bench:indexer-ingest   (BENCH_TX=100000, BENCH_WALLETS=400, BENCH_PARSE_WORKERS=cores-1, BENCH_PREFETCH=4)
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beginCell, external, internal, storeMessage, toNano } from "@ton/core";
+import { WalletContractV4 } from "@ton/ton";
+import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
+import { LiteserverPool } from "@tongate/lite-proxy";
+import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, migrate, openStore, parseInline, startMcBatch } from "@tongate/indexer";
+import { installFastSha256 } from "@tongate/ton";
+import type { ShardTopRow } from "../services/indexer/src/rows/index.js";
+import { freePort, startProcess, stopProcess } from "./support/processes.js";
+
+installFastSha256(); // as `tongate` does at startup
+
+const TX = Number(process.env.BENCH_TX ?? 100_000);
+const WALLETS = Number(process.env.BENCH_WALLETS ?? 400);
+const SEED = "bench-indexer-ingest";
+const PARSE_WORKERS = Number(process.env.BENCH_PARSE_WORKERS ?? Math.max(1, os.availableParallelism() - 1));
+const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 4);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const chainDir = join(root, "bench", ".cache", `indexer-chain-w${WALLETS}-tx${TX}`);
+const doneFile = join(chainDir, "complete.json");
+
+interface ChainInfo {
+  transactions: number;
+  mcSeqno: number;
+  shardBlocks: number;
+  generateSeconds: number;
+}
+
+/** Generates the chain into `chainDir`: every round each v4r2 wallet sends 0.01 TON to the next, then one seal. */
+async function generateChain(): Promise<ChainInfo> {
+  rmSync(chainDir, { recursive: true, force: true }); // an interrupted generation leaves a partial journal
+  const t0 = performance.now();
+  const net = await Localnet.start({ seed: SEED, wallets: WALLETS, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: chainDir, blockIntervalMs: 0 });
+  const v4 = net.genesis.wallets.filter((w) => w.version === "v4r2");
+  const contracts = v4.map((w) => WalletContractV4.create({ workchain: 0, publicKey: w.keyPair.publicKey }));
+  let transactions = 0;
+  let lastLog = 0;
+  for (let round = 0; transactions < TX; round++) {
+    const msgs = v4.map((w, i) => {
+      const body = contracts[i]!.createTransfer({
+        seqno: round,
+        secretKey: w.keyPair.secretKey,
+        messages: [internal({ to: v4[(i + 1) % v4.length]!.address, value: toNano("0.01"), bounce: false })],
+      });
+      return beginCell().store(storeMessage(external({ to: contracts[i]!.address, body }))).endCell().toBoc();
+    });
+    await Promise.all(msgs.map((m) => net.chain.sendExternal(m)));
+    const mc = await net.chain.seal();
+    transactions = [...net.chain.masterchain, ...net.chain.shardchain].reduce((n, b) => n + b.transactions.length, 0);
+    if (performance.now() - lastLog > 5000) {
+      lastLog = performance.now();
+      const s = (performance.now() - t0) / 1000;
+      console.log(`  generating: mc ${mc.id.seqno}, ${transactions}/${TX} transactions, ${s.toFixed(0)} s (${(transactions / s).toFixed(0)} tx/s)`);
+    }
+  }
+  const info: ChainInfo = {
+    transactions,
+    mcSeqno: net.chain.lastMasterchain!.id.seqno,
+    shardBlocks: net.chain.shardchain.length,
+    generateSeconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
+  };
+  await net.close();
+  writeFileSync(doneFile, JSON.stringify(info, null, 2));
+  return info;
+}
+
+const chain: ChainInfo = existsSync(doneFile) ? (JSON.parse(readFileSync(doneFile, "utf8")) as ChainInfo) : await generateChain();
+console.log(`chain ${chainDir}: ${chain.transactions} transactions in ${chain.mcSeqno} masterchain and ${chain.shardBlocks} shard blocks`);
+if (process.env.BENCH_GENERATE_ONLY) process.exit(0);
+
+// The chain served by a liteserver in its own process (it replays the journal first).
+const port = await freePort();
+const controlPort = await freePort();
+const tmp = mkdtempSync(join(os.tmpdir(), "tongate-ingest-"));
+const configPath = join(tmp, "global.config.json");
+let t0 = performance.now();
+const server = await startProcess(
+  process.execPath,
+  [
+    join(root, "packages/cli/bin/tongate.js"),
+    "localnet",
+    ...["--seed", SEED, "--wallets", String(WALLETS), "--block-interval", "0", "--data-dir", chainDir],
+    ...["--listen", `127.0.0.1:${port}`, "--control", `127.0.0.1:${controlPort}`, "--write-global-config", configPath],
+  ],
+  /localnet running/,
+  {},
+  3_600_000,
+);
+const replaySeconds = (performance.now() - t0) / 1000;
+console.log(`liteserver up (journal replayed) in ${replaySeconds.toFixed(1)} s`);
+
+const lite = LiteserverPool.fromGlobalConfig(JSON.parse(readFileSync(configPath, "utf8")) as Parameters<typeof LiteserverPool.fromGlobalConfig>[0]);
+await lite.ready(10_000);
+const head = (await masterchainHead(lite)).seqno;
+const parsePool = ParsePool.create(PARSE_WORKERS);
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+// (a) Every block fetched into memory (with the ids the parse checks it against), then parsed.
+const fetched: { boc: Buffer; ctx: ParseContext }[] = [];
+const recording: BlockParser = (boc, ctx) => {
+  fetched.push({ boc, ctx });
+  return parsePool.parse(boc, ctx);
+};
+t0 = performance.now();
+let tops: Promise<readonly ShardTopRow[]> | readonly ShardTopRow[] = [];
+for (let seqno = 1; seqno <= head; seqno++) {
+  const b = startMcBatch(lite, seqno, tops, { parse: recording });
+  tops = b.tops;
+  await b.batch;
+}
+const fetchSeconds = (performance.now() - t0) / 1000;
+const bytes = fetched.reduce((n, f) => n + f.boc.length, 0);
+console.log(`fetched ${fetched.length} blocks (${(bytes / 2 ** 20).toFixed(1)} MiB) in ${fetchSeconds.toFixed(1)} s`);
+
+async function parseAll(parse: BlockParser, inFlight: number): Promise<{ seconds: number; cpuSeconds: number; transactions: number }> {
+  const start = performance.now();
+  const cpu0 = cpu();
+  let transactions = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < fetched.length) {
+        const f = fetched[next++]!;
+        const parsed = await parse(f.boc, f.ctx);
+        transactions += parsed.rows.transactions.length;
+      }
+    }),
+  );
+  return { seconds: (performance.now() - start) / 1000, cpuSeconds: cpu() - cpu0, transactions };
+}
+const inline = await parseAll(parseInline, 1);
+const pooled = await parseAll(parsePool.parse, parsePool.size * 4);
+if (pooled.transactions !== chain.transactions || inline.transactions !== chain.transactions) {
+  throw new Error(`parsed ${pooled.transactions} / ${inline.transactions} transactions, the chain has ${chain.transactions}`);
+}
+fetched.length = 0;
+
+// (b) Ingest: fetched from the liteserver, parsed in the pool, inserted into a fresh chDB directory.
+const store = await openStore({ path: join(tmp, "chdb") });
+await migrate(store);
+let insertSeconds = 0;
+let lastLog = 0;
+t0 = performance.now();
+const cpu0 = cpu();
+const r = await indexRange(lite, store, {
+  from: 1,
+  to: head,
+  parse: parsePool.parse,
+  prefetch: PREFETCH,
+  onStored: (b) => {
+    insertSeconds += b.insertSeconds;
+    if (performance.now() - lastLog > 5000) {
+      lastLog = performance.now();
+      console.log(`  ingest: mc ${b.mcSeqno}/${head}, ${b.progress.totalTransactions} transactions, ${b.progress.txPerSec.toFixed(0)} tx/s`);
+    }
+  },
+});
+const ingestSeconds = (performance.now() - t0) / 1000;
+const ingestCpu = cpu() - cpu0;
+const stored = await (await store.client.query({ query: "SELECT count() AS n FROM transactions FINAL", format: "JSONEachRow" })).json<{ n: string }>();
+if (Number(stored[0]!.n) !== chain.transactions || r.transactions !== chain.transactions) {
+  throw new Error(`stored ${stored[0]!.n} transactions, the chain has ${chain.transactions}`);
+}
+await store.close();
+await parsePool.close();
+await lite.close();
+await stopProcess(server);
+rmSync(tmp, { recursive: true, force: true });
+
+const blocks = r.blocks;
+const rate = (n: number, s: number) => Math.round(n / s).toLocaleString("en-US");
+const rows = [
+  ["parse-only, this thread", rate(inline.transactions, inline.seconds), rate(blocks, inline.seconds), inline.seconds.toFixed(1), "1"],
+  [`parse-only, ${parsePool.size} workers`, rate(pooled.transactions, pooled.seconds), rate(blocks, pooled.seconds), pooled.seconds.toFixed(1), "1"],
+  [`ingest (fetch + parse + insert), prefetch ${PREFETCH}`, rate(r.transactions, ingestSeconds), rate(blocks, ingestSeconds), ingestSeconds.toFixed(1), ((r.transactions / ingestSeconds) / (pooled.transactions / pooled.seconds)).toFixed(2)],
+];
+console.log();
+console.log(`indexer ingest — ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(`chain: ${chain.transactions.toLocaleString("en-US")} transactions, ${head} masterchain + ${blocks - head} shard blocks (${WALLETS} wallets); liteserver replay ${replaySeconds.toFixed(0)} s, fetch into memory ${fetchSeconds.toFixed(1)} s`);
+console.log(`ingest: chDB inserts + checkpoints ${insertSeconds.toFixed(1)} s of ${ingestSeconds.toFixed(1)} s (${((insertSeconds / head) * 1000).toFixed(0)} ms per masterchain batch); main-thread CPU incl. chDB ${ingestCpu.toFixed(1)} s`);
+console.log();
+console.log("| run | tx/s | blocks/s | seconds | ingest / parse-only |");
+console.log("|---|---|---|---|---|");
+for (const row of rows) console.log(`| ${row.join(" | ")} |`);
