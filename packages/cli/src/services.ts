@@ -3,7 +3,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { indexService } from "@tongate/indexer";
 import { globalConfigOf, LiteserverPool, liteProxyService } from "@tongate/lite-proxy";
 import { rateLimitService } from "@tongate/ratelimit";
-import { ConfigError, inProcessTransport, remoteTransport, type Logger, type RunningService, type ServiceModule } from "@tongate/runtime";
+import { ConfigError, inProcessTransport, openBus, remoteTransport, type Logger, type RunningService, type ServiceModule } from "@tongate/runtime";
 
 export const serviceModules: ServiceModule[] = [
   liteProxyService as unknown as ServiceModule,
@@ -49,10 +49,11 @@ export async function startModules(modules: ServiceModule[], o: Record<string, u
   };
   const chain = modules.some((m) => m.name === "indexer") && (o.globalConfig || o["global-config"] || o.network) ? globalConfigOf(o) : undefined;
   const pool = chain ? LiteserverPool.fromGlobalConfig(chain) : undefined;
+  const bus = await openBus({ natsUrl: o["nats-url"] as string | undefined, name: "tongate" });
   await Promise.all(
     modules.map(async (m) => {
       const options = m.name === "indexer" ? { ...o, liteClient: pool } : o;
-      started.push({ name: m.name, module: m, running: await m.start({ log: log.child({ service: m.name }), options, transportOf }) });
+      started.push({ name: m.name, module: m, running: await m.start({ log: log.child({ service: m.name }), options, transportOf, bus }) });
     }),
   );
   return {
@@ -60,6 +61,7 @@ export async function startModules(modules: ServiceModule[], o: Record<string, u
     async close() {
       await closeAll(started.map((s) => s.running));
       await pool?.close();
+      await bus.close();
     },
   };
 }

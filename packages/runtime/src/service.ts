@@ -2,6 +2,7 @@
 // The host decides whether it runs in the gateway's process or its own.
 import type { DescService, JsonValue } from "@bufbuild/protobuf";
 import type { ServiceImpl, Transport } from "@connectrpc/connect";
+import type { EventBus } from "./bus.js";
 import type { Logger } from "./log.js";
 
 export interface ServiceContext {
@@ -9,6 +10,8 @@ export interface ServiceContext {
   options: Record<string, unknown>;
   /** How this service reaches another one (in-process or over gRPC), when the host can. */
   transportOf?: (service: DescService) => Transport | undefined;
+  /** The host's event bus (in-process, or NATS JetStream with --nats-url), shared by its services. */
+  bus?: EventBus;
 }
 
 export interface ServiceHealth {

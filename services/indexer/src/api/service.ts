@@ -11,6 +11,7 @@ import { type Store, openStore } from "../store/store.js";
 import { getCheckpoint } from "../store/insert.js";
 import { FOLLOWER_CHECKPOINT } from "../follower/index-range.js";
 import { masterchainHead } from "../follower/lite.js";
+import { BlocksIndexedPublisher } from "../events.js";
 import * as legacy from "./legacy.js";
 import * as accounts from "./queries/accounts.js";
 import * as blocks from "./queries/blocks.js";
@@ -51,6 +52,10 @@ export function indexImpl(store: Store, liteProxy: () => legacy.LiteProxyClient)
   };
 }
 
+/** The network's name in event subjects: --network-name, else --network, else "custom". */
+const networkName = (o: Record<string, unknown>): string =>
+  (o["network-name"] as string | undefined) ?? (o.globalConfig && o.network === undefined ? "localnet" : (o.network as string | undefined) ?? "custom");
+
 function positiveOption(o: Record<string, unknown>, name: string): number | undefined {
   if (o[name] === undefined) return undefined;
   const n = Number(o[name]);
@@ -73,27 +78,49 @@ export const indexService = defineService({
       if (!transport) throw apiError(503, "lite-proxy is not reachable from the indexer (run them in one process, or give the indexer --upstream lite-proxy=URL)");
       return (client = legacy.liteProxyClient(transport));
     };
-    // the follower, when the host gives a liteserver client and indexing is on
+    // the follower, when the host gives a liteserver client and indexing is on; it starts in the
+    // background so that an unreachable chain delays indexing, never the host's startup
     const lite = o.liteClient as LiteClient | undefined;
     const stop = new AbortController();
-    let following: Promise<number> | undefined;
+    let following: Promise<unknown> | undefined;
     let lastIndexed = 0;
+    let headSeqno = 0;
     if (lite && o.index !== "off") {
-      let from = positiveOption(o, "index-from");
-      if (from === undefined && (await getCheckpoint(store, FOLLOWER_CHECKPOINT)) === null && o.network !== "localnet" && !o.globalConfig) {
-        from = (await masterchainHead(lite)).seqno;
-      }
-      following = followChain(lite, store, {
-        from,
-        signal: stop.signal,
-        onProgress: (p) => (lastIndexed = p.mcSeqno),
-        log: (line, p) => ctx.log.info(p, line),
-        onError: (err) => ctx.log.warn({ err }, "indexing failed; retrying"),
-      });
+      const fromOption = positiveOption(o, "index-from");
+      const publisher = ctx.bus ? new BlocksIndexedPublisher(ctx.bus, networkName(o), store) : undefined;
+      following = (async () => {
+        let from = fromOption;
+        // a fresh index of a real network starts at its head, not at masterchain block 1
+        if (from === undefined && (await getCheckpoint(store, FOLLOWER_CHECKPOINT)) === null && o.network !== "localnet" && !o.globalConfig) {
+          while (!stop.signal.aborted && from === undefined) {
+            from = await masterchainHead(lite).then(
+              (h) => h.seqno,
+              async (err: unknown) => {
+                ctx.log.warn({ err }, "indexer: the chain's head is unknown yet; retrying");
+                await new Promise((r) => setTimeout(r, 2000));
+                return undefined;
+              },
+            );
+          }
+        }
+        await publisher?.republishLast(FOLLOWER_CHECKPOINT);
+        return followChain(lite, store, {
+          from,
+          signal: stop.signal,
+          onStored: async (b) => {
+            lastIndexed = b.mcSeqno;
+            headSeqno = b.headSeqno;
+            await publisher?.onStored(b);
+          },
+          log: (line, p) => ctx.log.info(p, line),
+          onError: (err) => ctx.log.warn({ err }, "indexing failed; retrying"),
+        });
+      })();
+      following.catch((err: unknown) => ctx.log.error({ err }, "indexer stopped"));
     }
     return {
       impl: indexImpl(store, liteProxy),
-      health: () => ({ ok: true, detail: { following: following !== undefined, lastIndexedSeqno: lastIndexed } }),
+      health: () => ({ ok: true, detail: { following: following !== undefined, lastIndexedSeqno: lastIndexed, headSeqno } }),
       async close() {
         stop.abort();
         await following?.catch((err: unknown) => ctx.log.error({ err }, "follower stopped with an error"));
