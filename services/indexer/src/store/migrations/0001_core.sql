@@ -10,6 +10,9 @@
 -- by trace, by source/destination) are filled by materialized views from the same insert and are
 -- read with FINAL as well; they hold the key columns only and point back into the main tables.
 -- Projections are not used: queries with FINAL never read projections.
+-- Tables read by random hash (or account) lookups keep 1,024-row granules (SETTINGS below): a
+-- lookup of k keys reads about k granules, and 8,192-row granules made a page of 10 transactions
+-- read ~170,000 message rows (bench/RESULTS.md, indexer queries).
 -- In the views, a filter on a Nullable column sits in a subquery: ClickHouse resolves WHERE names
 -- to the SELECT aliases, so `assumeNotNull(x) AS x ... WHERE x IS NOT NULL` would never filter.
 
@@ -118,7 +121,8 @@ CREATE TABLE IF NOT EXISTS transactions_by_hash
     lt UInt64
 )
 ENGINE = ReplacingMergeTree
-ORDER BY hash;
+ORDER BY hash
+SETTINGS index_granularity = 1024;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS transactions_by_hash_mv TO transactions_by_hash AS
 SELECT hash, account, lt FROM transactions;
@@ -185,7 +189,8 @@ CREATE TABLE IF NOT EXISTS messages
     INDEX idx_hash_norm hash_norm TYPE bloom_filter GRANULARITY 4
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (msg_hash, direction, tx_hash);
+ORDER BY (msg_hash, direction, tx_hash)
+SETTINGS index_granularity = 1024;
 
 -- source + created_lt → message hash (both sides of a message collapse into one row)
 CREATE TABLE IF NOT EXISTS messages_by_source
@@ -224,7 +229,8 @@ CREATE TABLE IF NOT EXISTS message_contents
     boc String CODEC(ZSTD(3))
 )
 ENGINE = ReplacingMergeTree
-ORDER BY hash;
+ORDER BY hash
+SETTINGS index_granularity = 1024;
 
 -- account state (Account cell) by its hash
 CREATE TABLE IF NOT EXISTS account_states
@@ -244,7 +250,8 @@ CREATE TABLE IF NOT EXISTS account_states
     timestamp UInt32
 )
 ENGINE = ReplacingMergeTree
-ORDER BY hash;
+ORDER BY hash
+SETTINGS index_granularity = 1024;
 
 -- the latest state per account: the row with the highest last_trans_lt wins (read with FINAL)
 CREATE TABLE IF NOT EXISTS latest_account_states
@@ -264,7 +271,8 @@ CREATE TABLE IF NOT EXISTS latest_account_states
     timestamp UInt32
 )
 ENGINE = ReplacingMergeTree(last_trans_lt)
-ORDER BY account;
+ORDER BY account
+SETTINGS index_granularity = 1024;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS latest_account_states_mv TO latest_account_states AS
 SELECT account, hash, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,

@@ -35,4 +35,5 @@ CREATE TABLE IF NOT EXISTS traces
     INDEX idx_external_hash_norm external_hash_norm TYPE bloom_filter GRANULARITY 4
 )
 ENGINE = ReplacingMergeTree(mc_seqno_end)
-ORDER BY trace_id;
+ORDER BY trace_id
+SETTINGS index_granularity = 1024;
