@@ -74,7 +74,7 @@ function hashesOf(c: LazyCell): { hashes: Buffer[]; depths: number[] } {
 const LAZY_CELL: object = Object.create(Cell.prototype, {
   refs: {
     get(this: LazyCell): Cell[] {
-      return (this._refs ??= this.boc!.refIdx[this.index].map((k) => this.boc!.cell(k)));
+      return (this._refs ??= this.boc!.refsOf(this.index));
     },
   },
   beginParse: {
@@ -174,9 +174,17 @@ class LazyBoc {
     readonly dataAt: Uint32Array,
     readonly dataLen: Uint16Array,
     readonly bitLen: Uint16Array,
-    readonly refIdx: number[][],
+    /** cell i's refs: refList[4i .. 4i + (d1 & 7)) */
+    readonly refList: Uint32Array,
   ) {
     this.cells = new Array<Cell | undefined>(d1s.length);
+  }
+
+  refsOf(i: number): Cell[] {
+    const n = this.d1s[i] & 7;
+    const refs = new Array<Cell>(n);
+    for (let r = 0; r < n; r++) refs[r] = this.cell(this.refList[i * 4 + r]);
+    return refs;
   }
 
   cell(i: number): Cell {
@@ -236,7 +244,7 @@ export function cellsFromBoc(src: Buffer): Cell[] {
   const dataAt = new Uint32Array(count);
   const dataLen = new Uint16Array(count); // bytes
   const bitLen = new Uint16Array(count);
-  const refIdx: number[][] = new Array(count);
+  const refList = new Uint32Array(count * 4);
   for (let i = 0; i < count; i++) {
     if (at + 2 > dataEnd) throw new Error("BoC: truncated");
     const d1 = src[at];
@@ -262,17 +270,16 @@ export function cellsFromBoc(src: Buffer): Cell[] {
     dataLen[i] = bytes;
     bitLen[i] = bits;
     at += bytes;
-    const refs: number[] = [];
     for (let r = 0; r < refsCount; r++, at += size) {
       const k = readUint(src, at, size);
       if (k <= i || k >= count) throw new Error("Invalid BOC file");
-      refs.push(k);
+      refList[i * 4 + r] = k;
     }
-    refIdx[i] = refs;
   }
   if (at !== dataEnd) throw new Error("BoC: trailing data");
 
-  return roots.map((r) => new LazyBoc(src, d1s, dataAt, dataLen, bitLen, refIdx).cell(r));
+  const boc = new LazyBoc(src, d1s, dataAt, dataLen, bitLen, refList);
+  return roots.map((r) => boc.cell(r));
 }
 
 /** A BitString's bytes with the completion tag (a 1 bit, then zeros) when not whole bytes: a cell's data as hashed and serialised. */
