@@ -8,6 +8,18 @@ import type { StoredTransaction } from "../../store/queries.js";
 import type { Store } from "../../store/store.js";
 import { messageKey, type TransactionParts } from "../models.js";
 
+/**
+ * Point lookups in the tables whose rows never change once written (a re-inserted block writes the
+ * same rows again) deduplicate with LIMIT 1 BY their key instead of FINAL: the same answer, without
+ * FINAL's merge of every column of the selected granules (×4 faster on bench:indexer-queries).
+ * Tables whose rows are versioned (latest_account_states, traces, checkpoints) are read with FINAL.
+ */
+export const ONCE_BY = {
+  messages: "LIMIT 1 BY msg_hash, direction, tx_hash",
+  account_states: "LIMIT 1 BY hash",
+  message_contents: "LIMIT 1 BY hash",
+} as const;
+
 export async function select<T>(store: Store, query: string, query_params: Record<string, unknown>): Promise<T[]> {
   const rs = await store.client.query({ query, query_params, format: "JSONEachRow" });
   return rs.json<T>();
@@ -70,7 +82,7 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
   const accounts = [...new Set(txs.map((t) => t.account))];
   const [messages, states, contents, codes] = await Promise.all([
     m.length
-      ? select<MessageRow>(store, "SELECT * FROM messages FINAL WHERE msg_hash IN {m:Array(String)} AND tx_hash IN {t:Array(String)}", {
+      ? select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {m:Array(String)} AND tx_hash IN {t:Array(String)} ${ONCE_BY.messages}`, {
           m,
           t: txs.map((t) => t.hash),
         })
@@ -79,7 +91,7 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
       store,
       `SELECT hash, account, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,
               NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, timestamp
-       FROM account_states FINAL WHERE hash IN {h:Array(String)}`,
+       FROM account_states WHERE hash IN {h:Array(String)} ${ONCE_BY.account_states}`,
       { h: [...stateHashes] },
     ),
     m.length ? messageContents(store, m) : Promise.resolve(new Map<string, string>()),
@@ -115,9 +127,10 @@ export async function codeHashes(store: Store, accountsSql: string, params: Reco
 export async function messageContents(store: Store, msgHashes: readonly string[]): Promise<Map<string, string>> {
   const rows = await select<{ hash: string; boc: string }>(
     store,
-    `SELECT hash, boc FROM message_contents FINAL WHERE hash IN (
+    `SELECT hash, boc FROM message_contents WHERE hash IN (
        SELECT body_hash FROM messages WHERE msg_hash IN {m:Array(String)}
-       UNION ALL SELECT assumeNotNull(init_state_hash) FROM messages WHERE msg_hash IN {m:Array(String)} AND init_state_hash IS NOT NULL)`,
+       UNION ALL SELECT assumeNotNull(init_state_hash) FROM messages WHERE msg_hash IN {m:Array(String)} AND init_state_hash IS NOT NULL)
+     ${ONCE_BY.message_contents}`,
     { m: msgHashes },
   );
   return new Map(rows.map((r) => [r.hash, r.boc]));

@@ -6,7 +6,7 @@ import type { MessageRow } from "../../rows/types.js";
 import type { Store } from "../../store/store.js";
 import { messageOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, opcodeOf, pageOf, rawAddress } from "../params.js";
-import { bookOf, codeHashes, messageContents, select, Where } from "./common.js";
+import { bookOf, codeHashes, messageContents, ONCE_BY, select, Where } from "./common.js";
 
 /**
  * Messages in (created_lt, msg_hash) order (created_lt {sort}, then the hash the same way).
@@ -65,7 +65,7 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
   const h = keys.map((k) => k.msg_hash);
   const [rows, contents, codes] = h.length
     ? await Promise.all([
-        select<MessageRow>(store, "SELECT * FROM messages FINAL WHERE msg_hash IN {h:Array(String)}", { h }),
+        select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h }),
         messageContents(store, h),
         codeHashes(
           store,

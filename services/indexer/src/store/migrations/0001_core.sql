@@ -6,7 +6,8 @@
 -- Idempotency: every table is a ReplacingMergeTree whose ORDER BY is the row's identity, so
 -- re-inserting a block's rows adds identical duplicates that merges drop. Until a merge runs a
 -- duplicate may still be stored: READERS USE `FINAL` (ClickHouse 26 applies it in parallel and
--- only to the ranges the primary-key filter selects). The secondary tables (by hash, by block,
+-- only to the ranges the primary-key filter selects), or, for point lookups in tables whose rows
+-- never change (messages, message_contents, account_states), `LIMIT 1 BY` the key (api/queries/common.ts). The secondary tables (by hash, by block,
 -- by trace, by source/destination) are filled by materialized views from the same insert and are
 -- read with FINAL as well; they hold the key columns only and point back into the main tables.
 -- Projections are not used: queries with FINAL never read projections.
