@@ -88,7 +88,8 @@ export class ParsePool {
     const job = this.nextJob++;
     let w = 0;
     for (let i = 1; i < this.load.length; i++) if (this.load[i]! < this.load[w]!) w = i;
-    this.load[w]!++;
+    // an idle worker does not keep the process alive; one with jobs does (their answers are awaited)
+    if (this.load[w]!++ === 0) this.workers[w]!.ref();
     this.jobWorker.set(job, w);
     // a Buffer may be a view of a shared pool slab: never transfer that, transfer a copy of the bytes
     const own = new Uint8Array(boc);
@@ -106,7 +107,7 @@ export class ParsePool {
     this.jobs.delete(m.job);
     const w = this.jobWorker.get(m.job)!;
     this.jobWorker.delete(m.job);
-    this.load[w]!--;
+    if (--this.load[w]! === 0) this.workers[w]!.unref();
     if ("error" in m) job.reject(new Error(m.error));
     else job.resolve(m.parsed);
   }
