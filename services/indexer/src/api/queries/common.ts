@@ -63,10 +63,10 @@ export class Where {
 }
 
 /**
- * Everything the transaction objects of these rows need, in one round of parallel queries: their
- * messages, the bodies/StateInits of those, the before/after account states, and the address book
- * of every account and message address (the contents and the book find the messages' hashes and
- * addresses by subquery, so they do not wait for the messages).
+ * Everything the transaction objects of these rows need: their messages, the bodies/StateInits of
+ * those, the before/after account states, and the address book of every account and message
+ * address. Each is a point lookup by key (embedded chDB runs one query at a time, so a subquery
+ * that re-reads `messages` costs more than waiting for the messages).
  */
 export async function transactionParts(store: Store, txs: readonly StoredTransaction[]): Promise<TransactionParts & { addressBook: Record<string, AddressBookRow> }> {
   const msgHashes = new Set<string>();
@@ -78,39 +78,52 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
     stateHashes.add(t.account_state_hash_after);
   }
   if (!txs.length) return { messages: new Map(), contents: new Map(), states: new Map(), addressBook: {} };
-  const m = [...msgHashes];
   const accounts = [...new Set(txs.map((t) => t.account))];
-  const [messages, states, contents, codes] = await Promise.all([
-    m.length
-      ? select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {m:Array(String)} AND tx_hash IN {t:Array(String)} ${ONCE_BY.messages}`, {
-          m,
-          t: txs.map((t) => t.hash),
-        })
-      : Promise.resolve([]),
-    select<AccountStateRow>(
-      store,
-      `SELECT hash, account, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,
-              NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, timestamp
-       FROM account_states WHERE hash IN {h:Array(String)} ${ONCE_BY.account_states}`,
-      { h: [...stateHashes] },
-    ),
-    m.length ? messageContents(store, m) : Promise.resolve(new Map<string, string>()),
-    codeHashes(
-      store,
-      `SELECT arrayJoin({a:Array(String)})
-       UNION ALL SELECT assumeNotNull(source) FROM messages WHERE msg_hash IN {m:Array(String)} AND source IS NOT NULL
-       UNION ALL SELECT assumeNotNull(destination) FROM messages WHERE msg_hash IN {m:Array(String)} AND destination IS NOT NULL`,
-      { a: accounts, m },
-    ),
+  // by (transaction account, lt): one primary-key range per account of the page
+  const messagesRead = msgHashes.size
+    ? select<MessageRow>(
+        store,
+        `SELECT * EXCEPT tx_account FROM transaction_messages
+         WHERE tx_account IN {a:Array(String)} AND tx_lt IN {lt:Array(UInt64)} AND tx_hash IN {t:Array(String)} ${ONCE_BY.messages}`,
+        { a: accounts, lt: [...new Set(txs.map((t) => BigInt(t.lt)))], t: txs.map((t) => t.hash) },
+      )
+    : Promise.resolve([]);
+  const statesRead = select<AccountStateRow>(
+    store,
+    `SELECT hash, account, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,
+            NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, timestamp
+     FROM account_states WHERE account IN {a:Array(String)} AND hash IN {h:Array(String)} ${ONCE_BY.account_states}`,
+    { a: accounts, h: [...stateHashes] },
+  );
+  // the contents and the address book by the keys the messages name (a point lookup each)
+  const messages = await messagesRead;
+  const addresses = new Set<string>(accounts);
+  for (const x of messages) for (const a of [x.source, x.destination]) if (a) addresses.add(a);
+  const [states, contents, codes] = await Promise.all([
+    statesRead,
+    contentsOf(store, messages),
+    codeHashes(store, "SELECT arrayJoin({a:Array(String)})", { a: [...addresses] }),
   ]);
-  const addresses: (string | null)[] = [...accounts];
-  for (const x of messages) addresses.push(x.source, x.destination);
   return {
     messages: new Map(messages.map((x) => [messageKey(x.msg_hash, x.direction, x.tx_hash), x])),
     contents,
     states: new Map(states.map((x) => [x.hash, x])),
     addressBook: bookOf(addresses, codes),
   };
+}
+
+/** Bodies and StateInits of these messages by hash (base64 BoC). */
+export async function contentsOf(store: Store, messages: readonly MessageRow[]): Promise<Map<string, string>> {
+  const hashes = new Set<string>();
+  for (const m of messages) {
+    hashes.add(m.body_hash);
+    if (m.init_state_hash !== null) hashes.add(m.init_state_hash);
+  }
+  if (!hashes.size) return new Map();
+  const rows = await select<{ hash: string; boc: string }>(store, `SELECT hash, boc FROM message_contents WHERE hash IN {h:Array(String)} ${ONCE_BY.message_contents}`, {
+    h: [...hashes],
+  });
+  return new Map(rows.map((r) => [r.hash, r.boc]));
 }
 
 /** code_hash of the latest state of each account the subquery names (null: no code). */
@@ -121,19 +134,6 @@ export async function codeHashes(store: Store, accountsSql: string, params: Reco
     params,
   );
   return new Map(rows.map((r) => [r.account, r.code_hash]));
-}
-
-/** Bodies and StateInits of these messages by hash (base64 BoC). */
-export async function messageContents(store: Store, msgHashes: readonly string[]): Promise<Map<string, string>> {
-  const rows = await select<{ hash: string; boc: string }>(
-    store,
-    `SELECT hash, boc FROM message_contents WHERE hash IN (
-       SELECT body_hash FROM messages WHERE msg_hash IN {m:Array(String)}
-       UNION ALL SELECT assumeNotNull(init_state_hash) FROM messages WHERE msg_hash IN {m:Array(String)} AND init_state_hash IS NOT NULL)
-     ${ONCE_BY.message_contents}`,
-    { m: msgHashes },
-  );
-  return new Map(rows.map((r) => [r.hash, r.boc]));
 }
 
 /** Wallet interfaces by toncenter's names (ton-index-go detect): "wallet v4 r2" → "wallet_v4r2". */

@@ -6,7 +6,7 @@ import type { MessageRow } from "../../rows/types.js";
 import type { Store } from "../../store/store.js";
 import { messageOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, opcodeOf, pageOf, rawAddress } from "../params.js";
-import { bookOf, codeHashes, messageContents, ONCE_BY, select, Where } from "./common.js";
+import { bookOf, codeHashes, contentsOf, ONCE_BY, select, Where } from "./common.js";
 
 /**
  * Messages in (created_lt, msg_hash) order (created_lt {sort}, then the hash the same way).
@@ -62,19 +62,11 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
      LIMIT ${w.param("UInt32", p.limit)} OFFSET ${w.param("UInt32", p.offset)}`,
     w.params,
   );
-  const h = keys.map((k) => k.msg_hash);
-  const [rows, contents, codes] = h.length
-    ? await Promise.all([
-        select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h }),
-        messageContents(store, h),
-        codeHashes(
-          store,
-          `SELECT assumeNotNull(source) FROM messages WHERE msg_hash IN {h:Array(String)} AND source IS NOT NULL
-           UNION ALL SELECT assumeNotNull(destination) FROM messages WHERE msg_hash IN {h:Array(String)} AND destination IS NOT NULL`,
-          { h },
-        ),
-      ])
-    : [[], new Map<string, string>(), new Map<string, string | null>()];
+  const rows = keys.length
+    ? await select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: keys.map((k) => k.msg_hash) })
+    : [];
+  const addresses = rows.flatMap((r) => [r.source, r.destination]).filter((a): a is string => a !== null);
+  const [contents, codes] = await Promise.all([contentsOf(store, rows), codeHashes(store, "SELECT arrayJoin({a:Array(String)})", { a: [...new Set(addresses)] })]);
   const bySide = new Map<string, { in?: MessageRow; out?: MessageRow }>();
   for (const r of rows) {
     const e = bySide.get(r.msg_hash) ?? {};
@@ -92,7 +84,7 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
   });
   return create(MessagesResponseSchema, {
     messages: list,
-    addressBook: bookOf(rows.flatMap((r) => [r.source, r.destination]), codes),
+    addressBook: bookOf(addresses, codes),
     nextCursor: nextCursor("messages", asc, p, keys, (k) => [k.lt, k.msg_hash]),
   });
 }

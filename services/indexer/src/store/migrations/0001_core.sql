@@ -11,9 +11,9 @@
 -- by trace, by source/destination) are filled by materialized views from the same insert and are
 -- read with FINAL as well; they hold the key columns only and point back into the main tables.
 -- Projections are not used: queries with FINAL never read projections.
--- Tables read by random hash (or account) lookups keep 1,024-row granules (SETTINGS below): a
--- lookup of k keys reads about k granules, and 8,192-row granules made a page of 10 transactions
--- read ~170,000 message rows (bench/RESULTS.md, indexer queries).
+-- Tables read by random hash (or account) lookups keep 1,024-row granules, messages 256 (SETTINGS
+-- below): a lookup of k keys reads about k granules, and 8,192-row granules made a page of 10
+-- transactions read ~170,000 message rows (bench/RESULTS.md, indexer queries).
 -- In the views, a filter on a Nullable column sits in a subquery: ClickHouse resolves WHERE names
 -- to the SELECT aliases, so `assumeNotNull(x) AS x ... WHERE x IS NOT NULL` would never filter.
 
@@ -112,7 +112,8 @@ CREATE TABLE IF NOT EXISTS transactions
     INDEX idx_now now TYPE minmax GRANULARITY 1
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (account, lt);
+ORDER BY (account, lt)
+SETTINGS index_granularity = 1024;
 
 -- hash → (account, lt)
 CREATE TABLE IF NOT EXISTS transactions_by_hash
@@ -191,7 +192,7 @@ CREATE TABLE IF NOT EXISTS messages
 )
 ENGINE = ReplacingMergeTree
 ORDER BY (msg_hash, direction, tx_hash)
-SETTINGS index_granularity = 1024;
+SETTINGS index_granularity = 256;
 
 -- source + created_lt → message hash (both sides of a message collapse into one row)
 CREATE TABLE IF NOT EXISTS messages_by_source
@@ -251,7 +252,9 @@ CREATE TABLE IF NOT EXISTS account_states
     timestamp UInt32
 )
 ENGINE = ReplacingMergeTree
-ORDER BY hash
+-- the hash alone identifies a state (an Account cell holds its address); the account first puts a
+-- transaction's before/after states of one account page in a few granules
+ORDER BY (account, hash)
 SETTINGS index_granularity = 1024;
 
 -- the latest state per account: the row with the highest last_trans_lt wins (read with FINAL)
