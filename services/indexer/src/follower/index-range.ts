@@ -5,10 +5,11 @@ import type { TraceAssembler } from "../rows/trace.js";
 import type { ShardTopRow } from "../rows/shards.js";
 import type { BlockRow, BlockRows } from "../rows/types.js";
 import { getCheckpoint, insertBlockRows, setCheckpoint, type StoreRows } from "../store/insert.js";
+import { completeAccountBocs } from "./account-bocs.js";
 import { insertTraceRows, restoreTraceAssembler } from "../store/traces.js";
 import type { Store } from "../store/store.js";
 import { type FetchOptions, type McBatch, masterchainTops, startMcBatch } from "./batch.js";
-import { type LiteClient, masterchainHead } from "./lite.js";
+import { type BlockIdExt, type LiteClient, masterchainHead } from "./lite.js";
 
 /** Checkpoint name of the chain follower. */
 export const FOLLOWER_CHECKPOINT = "follower";
@@ -60,6 +61,8 @@ export interface IndexRangeOptions extends FetchOptions {
   onStored?: (b: StoredMcBlock) => void | Promise<void>;
   /** the shard tops of masterchain block from-1 when the caller has them (saves a fetch) */
   prevTops?: readonly ShardTopRow[];
+  /** fill pruned code/data BoCs from the store or the liteserver (default true) */
+  accountBocs?: boolean;
 }
 
 export interface IndexRangeResult {
@@ -73,6 +76,15 @@ export interface IndexRangeResult {
   /** the trace state after `last`, to pass to the next call (undefined: the range was empty and none was given) */
   traces: TraceAssembler | undefined;
 }
+
+/** The block id of a stored block row. */
+const blockIdOf = (b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): BlockIdExt => ({
+  workchain: b.workchain,
+  shard: BigInt(b.shard),
+  seqno: b.seqno,
+  root_hash: Buffer.from(b.root_hash, "base64"),
+  file_hash: Buffer.from(b.file_hash, "base64"),
+});
 
 function merge(batch: McBatch): StoreRows {
   const out: StoreRows = { blocks: [], transactions: [], messages: [], contents: [], accountStates: [], shardState: batch.tops };
@@ -115,6 +127,8 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
     const batch = await next;
     prefetch();
     const rows = merge(batch);
+    // code/data BoCs the blocks' Merkle updates pruned (./account-bocs.ts)
+    if (options.accountBocs !== false) await completeAccountBocs(lite, store, blockIdOf(rows.blocks[0]!), rows.accountStates, options);
     const traceRows = traces.add({ mcSeqno: seqno, transactions: rows.transactions, messages: rows.messages });
     const insertStarted = performance.now();
     await insertBlockRows(store, rows);

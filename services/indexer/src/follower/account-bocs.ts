@@ -1,0 +1,86 @@
+// Code and data BoCs of account states that a block's Merkle update prunes.
+//
+// A block carries only the cells its transactions changed: an account whose code or data did not
+// change comes with their hashes but without their BoCs (rows/account-state.ts). Before the rows
+// are stored, each missing BoC is taken from, in order:
+//   1. the account's latest stored state, when its code/data hash is the same (the usual case: the
+//      account was seen before and kept its code/data);
+//   2. the liteserver: the account's state in the masterchain block (liteServer.getAccountState),
+//      used only when its code/data cell hashes to exactly the hash the block gave, so a BoC is
+//      stored only if the block itself vouches for it.
+// What neither gives stays null (an account that changed again later in the same batch: its later
+// row carries the state). One liteserver call per account seen for the first time.
+import { Cell, loadAccount } from "@ton/core";
+import type { AccountStateRow } from "../rows/types.js";
+import { bocB64, cellHash } from "../rows/util.js";
+import type { Store } from "../store/store.js";
+import { type BlockIdExt, type LiteClient, tlBlockId } from "./lite.js";
+
+export interface AccountBocsOptions {
+  /** liteserver calls at once (default 16) */
+  concurrency?: number;
+  timeoutMs?: number;
+}
+
+type Missing = AccountStateRow & { code_hash: string | null; data_hash: string | null };
+
+const lacks = (r: AccountStateRow): boolean => (r.code_hash !== null && r.code_boc === null) || (r.data_hash !== null && r.data_boc === null);
+
+function fill(r: AccountStateRow, code: { hash: string; boc: string } | null, data: { hash: string; boc: string } | null): void {
+  if (r.code_boc === null && code && code.hash === r.code_hash) r.code_boc = code.boc;
+  if (r.data_boc === null && data && data.hash === r.data_hash) r.data_boc = data.boc;
+}
+
+/** Fills the missing code/data BoCs of `rows` in place (see the module comment). */
+export async function completeAccountBocs(lite: LiteClient, store: Store, mcBlock: BlockIdExt, rows: AccountStateRow[], options: AccountBocsOptions = {}): Promise<void> {
+  const missing = rows.filter(lacks) as Missing[];
+  if (!missing.length) return;
+  const accounts = [...new Set(missing.map((r) => r.account))];
+  const latest = await (
+    await store.client.query({
+      query: "SELECT account, code_hash, code_boc, data_hash, data_boc FROM latest_account_states FINAL WHERE account IN {a:Array(String)}",
+      query_params: { a: accounts },
+      format: "JSONEachRow",
+    })
+  ).json<{ account: string; code_hash: string | null; code_boc: string | null; data_hash: string | null; data_boc: string | null }>();
+  const known = new Map(latest.map((l) => [l.account, l]));
+  for (const r of missing) {
+    const l = known.get(r.account);
+    if (l) fill(r, l.code_hash && l.code_boc ? { hash: l.code_hash, boc: l.code_boc } : null, l.data_hash && l.data_boc ? { hash: l.data_hash, boc: l.data_boc } : null);
+  }
+  const ask = [...new Set(missing.filter(lacks).map((r) => r.account))];
+  const concurrency = options.concurrency ?? 16;
+  for (let i = 0; i < ask.length; i += concurrency) {
+    await Promise.all(
+      ask.slice(i, i + concurrency).map(async (account) => {
+        const state = await liteAccountCells(lite, mcBlock, account, options.timeoutMs);
+        if (!state) return;
+        for (const r of missing) if (r.account === account) fill(r, state.code, state.data);
+      }),
+    );
+  }
+}
+
+/** The code and data of an account's state in a masterchain block, as hash and base64 BoC. */
+async function liteAccountCells(
+  lite: LiteClient,
+  mcBlock: BlockIdExt,
+  account: string,
+  timeoutMs?: number,
+): Promise<{ code: { hash: string; boc: string } | null; data: { hash: string; boc: string } | null } | undefined> {
+  const [wc, hex] = account.split(":") as [string, string];
+  const r = (await lite.query(
+    { kind: "liteServer.getAccountState", id: tlBlockId(mcBlock), account: { kind: "liteServer.accountId", workchain: Number(wc), id: Buffer.from(hex, "hex") } },
+    { timeoutMs },
+  )) as unknown as { state: Uint8Array };
+  if (!r.state?.length) return undefined;
+  // Account: account_none$0, or account$1 and its fields
+  const slice = Cell.fromBoc(Buffer.from(r.state))[0]!.beginParse();
+  if (!slice.loadBit()) return undefined;
+  const acc = loadAccount(slice);
+  const st = acc.storage.state;
+  if (st.type !== "active") return undefined;
+  // the same BoC form as the rows' own (rows/util.ts)
+  const cell = (c: Cell | null | undefined) => (c ? { hash: cellHash(c), boc: bocB64(c) } : null);
+  return { code: cell(st.state.code), data: cell(st.state.data) };
+}
