@@ -85,22 +85,26 @@ const controlPort = await freePort();
 const tmp = mkdtempSync(join(os.tmpdir(), "tongate-ingest-"));
 const configPath = join(tmp, "global.config.json");
 let t0 = performance.now();
-const server = await startProcess(
-  process.execPath,
-  [
-    join(root, "packages/cli/bin/tongate.js"),
-    "localnet",
-    ...["--seed", SEED, "--wallets", String(WALLETS), "--block-interval", "0", "--data-dir", chainDir],
-    ...["--listen", `127.0.0.1:${port}`, "--control", `127.0.0.1:${controlPort}`, "--write-global-config", configPath],
-  ],
-  /localnet running/,
-  {},
-  3_600_000,
-);
+// BENCH_GLOBAL_CONFIG: a liteserver already serving this chain (e.g. left up by an earlier run)
+const server = process.env.BENCH_GLOBAL_CONFIG
+  ? null
+  : await startProcess(
+      process.execPath,
+      [
+        "--max-old-space-size=12288", // localnet keeps the whole chain in memory (≥ 4 GB at 70,000 transactions)
+        join(root, "packages/cli/bin/tongate.js"),
+        "localnet",
+        ...["--seed", SEED, "--wallets", String(WALLETS), "--block-interval", "0", "--data-dir", chainDir],
+        ...["--listen", `127.0.0.1:${port}`, "--control", `127.0.0.1:${controlPort}`, "--write-global-config", configPath],
+      ],
+      /localnet running/,
+      {},
+      3_600_000,
+    );
 const replaySeconds = (performance.now() - t0) / 1000;
-console.log(`liteserver up (journal replayed) in ${replaySeconds.toFixed(1)} s`);
+if (server) console.log(`liteserver up (journal replayed) in ${replaySeconds.toFixed(1)} s`);
 
-const lite = LiteserverPool.fromGlobalConfig(JSON.parse(readFileSync(configPath, "utf8")) as Parameters<typeof LiteserverPool.fromGlobalConfig>[0]);
+const lite = LiteserverPool.fromGlobalConfig(JSON.parse(readFileSync(process.env.BENCH_GLOBAL_CONFIG ?? configPath, "utf8")) as Parameters<typeof LiteserverPool.fromGlobalConfig>[0]);
 await lite.ready(10_000);
 const head = (await masterchainHead(lite)).seqno;
 const parsePool = ParsePool.create(PARSE_WORKERS);
@@ -178,7 +182,7 @@ if (Number(stored[0]!.n) !== chain.transactions || r.transactions !== chain.tran
 await store.close();
 await parsePool.close();
 await lite.close();
-await stopProcess(server);
+if (server) await stopProcess(server);
 rmSync(tmp, { recursive: true, force: true });
 
 const blocks = r.blocks;
@@ -190,7 +194,7 @@ const rows = [
 ];
 console.log();
 console.log(`indexer ingest — ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-console.log(`chain: ${chain.transactions.toLocaleString("en-US")} transactions, ${head} masterchain + ${blocks - head} shard blocks (${WALLETS} wallets); liteserver replay ${replaySeconds.toFixed(0)} s, fetch into memory ${fetchSeconds.toFixed(1)} s`);
+console.log(`chain: ${chain.transactions.toLocaleString("en-US")} transactions, ${head} masterchain + ${blocks - head} shard blocks (${WALLETS} wallets); liteserver replay ${server ? `${replaySeconds.toFixed(0)} s` : "(given)"}, fetch into memory ${fetchSeconds.toFixed(1)} s`);
 console.log(`ingest: chDB inserts + checkpoints ${insertSeconds.toFixed(1)} s of ${ingestSeconds.toFixed(1)} s (${((insertSeconds / head) * 1000).toFixed(0)} ms per masterchain batch); main-thread CPU incl. chDB ${ingestCpu.toFixed(1)} s`);
 console.log();
 console.log("| run | tx/s | blocks/s | seconds | ingest / parse-only |");

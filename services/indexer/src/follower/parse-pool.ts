@@ -47,7 +47,8 @@ function workerExecArgv(): string[] {
   const argv = process.execArgv;
   for (let i = 0; i < argv.length; i++) {
     if ((argv[i] === "--import" || argv[i] === "--loader") && /(^|\/)tsx(\/|$)/.test(argv[i + 1] ?? "")) i++;
-    else if (!/^--(import|loader)=.*tsx/.test(argv[i]!)) out.push(argv[i]!);
+    // heap sizes are per-thread resourceLimits, refused in a worker's execArgv
+    else if (!/^--(import|loader)=.*tsx/.test(argv[i]!) && !/^--max-(old|semi)-space-size/.test(argv[i]!)) out.push(argv[i]!);
   }
   return out;
 }
