@@ -139,8 +139,17 @@ describe("tongate index killed with SIGKILL and restarted", () => {
     }
     const indexed = runs.flatMap((r) => r.indexed);
     expect(kills).toBeGreaterThanOrEqual(KILLS);
-    // every block was indexed at least once, in order within each run
-    expect(new Set(indexed)).toEqual(new Set(Array.from({ length: head }, (_, i) => i + 1)));
+    // every block was indexed at least once, in order within each run; a kill may land after a
+    // block's checkpoint and before its "indexed" line (the next run resumes after it): at most the
+    // block after the last one a killed run logged goes unlogged
+    const unlogged = new Set<number>();
+    let logged = 0;
+    for (const r of runs) {
+      logged = Math.max(logged, ...r.indexed);
+      if (r.signal === "SIGKILL") unlogged.add(logged + 1);
+    }
+    const all = Array.from({ length: head }, (_, i) => i + 1);
+    expect(all.filter((n) => !indexed.includes(n) && !unlogged.has(n))).toEqual([]);
     // some kills landed mid-range (after a run had indexed a block but before it finished)
     expect(runs.filter((r) => r.signal === "SIGKILL" && r.indexed.length > 0).length).toBeGreaterThanOrEqual(3);
 
