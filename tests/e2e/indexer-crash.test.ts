@@ -72,7 +72,7 @@ type Kill = { blocks: number; ms: number };
 /** `tongate index --to head` into `db`; killed with SIGKILL as `kill` says unless done by then. */
 function index(db: string, kill?: Kill): Promise<Run> {
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, "index", "--global-config", globalConfig, "--to", String(head), "--index-dir", db], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "index", "--global-config", globalConfig, "--to", String(head), "--index-dir", db, "--parse-workers", "0"], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   let timer: NodeJS.Timeout | undefined;

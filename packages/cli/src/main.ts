@@ -16,6 +16,7 @@ import {
 } from "@tongate/runtime";
 import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
 import { writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { buildShardState, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
 import { installFastSha256 } from "@tongate/ton";
 import { findService, serviceModules, startModules, upstreamsOf } from "./services.js";
@@ -23,7 +24,7 @@ import { rateLimitOptions } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
 import { followChain, indexOptions, indexRange, migrate, openStore } from "@tongate/indexer";
 import { globalConfigOf, LiteserverPool } from "@tongate/lite-proxy";
-import { BlocksIndexedPublisher, FOLLOWER_CHECKPOINT, IndexerMetrics, masterchainHead, type StoredMcBlock } from "@tongate/indexer";
+import { BlocksIndexedPublisher, FOLLOWER_CHECKPOINT, IndexerMetrics, masterchainHead, ParsePool, type StoredMcBlock } from "@tongate/indexer";
 import { openBus, serveMetrics, type EventBus, type MetricsServer } from "@tongate/runtime";
 
 const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
@@ -147,6 +148,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       { name: "nats-url", description: "NATS server(s), comma-separated: publish events on JetStream (stream TONGATE_EVENTS) (default: the in-process bus)" },
       { name: "network-name", description: "the <network> of event subjects tongate.<network>.blocks.indexed (default: --network, or custom with --global-config)" },
       { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics and /healthz (default: off)" },
+      { name: "parse-workers", default: String(Math.max(1, availableParallelism() - 1)), description: "worker threads parsing blocks ahead of the inserts (0: parse on the main thread)" },
       ...common,
     ],
     run: (o, log) => runIndexer(o, log.child({ service: "indexer" })),
@@ -179,8 +181,13 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
   const seqno = (name: string) => (o[name] === undefined ? undefined : positive(name, o[name]));
   const network = (o["network-name"] as string | undefined) ?? (o["global-config"] ? "custom" : (o.network as string));
   if (!/^[A-Za-z0-9_-]+$/.test(network)) throw new ConfigError(`--network-name ${network}: letters, digits, '-' and '_' only (a NATS subject token)`);
+  const workers = Number(o["parse-workers"] ?? 0);
+  if (!Number.isSafeInteger(workers) || workers < 0 || workers > 64) throw new ConfigError(`--parse-workers ${String(o["parse-workers"])}: expected 0..64`);
   const pool = LiteserverPool.fromGlobalConfig(config);
   const resources: { close(): Promise<void> }[] = [pool];
+  const parser = workers > 0 ? ParsePool.create(workers) : undefined;
+  if (parser) resources.push(parser);
+  const parse = parser?.parse;
   const close = async () => {
     for (const r of resources.reverse()) await r.close();
   };
@@ -210,6 +217,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
       const r = await indexRange(pool, store, {
         from: seqno("from"),
         to,
+        parse,
         onProgress: (p) => log.info(p, "indexed"),
         onStored: (b) => onStored({ ...b, headSeqno: Math.max(head, b.mcSeqno) }),
       });
@@ -221,6 +229,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
     const following = followChain(pool, store, {
       from: seqno("from"),
       signal: stop.signal,
+      parse,
       onStored,
       log: (line, p) => log.info(p, line),
       onError: (err) => (metrics.failed(err), log.warn({ err }, "indexing failed; retrying")),
