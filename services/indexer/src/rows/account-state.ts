@@ -8,11 +8,8 @@
 // in the old state, so unchanged code/data, and also the code of a deploy whose code some other
 // account already has (e.g. a new jetton wallet), come without their BoC (null).
 //
-// TODO(issue 6, shard state): full code/data BoCs of accounts whose code/data did not change need the
-// shard state. Plan: keep the latest ShardStateUnsplit per shard (fetched once with
-// liteServer.getState / getShardAccountCell at the start, then advanced with applyMerkleUpdate from
-// @tongate/block per block), and fill code_boc/data_boc from it; cheaper for code: the store keeps
-// code BoCs once by hash, so a pruned code whose hash is known needs nothing more. Until then null.
+// The follower fills those BoCs before storing the rows (follower/account-bocs.ts): from the
+// account's latest stored state, else from the liteserver, checked against these hashes.
 import { type Cell, CellType, loadAccount } from "@ton/core";
 import { accountNoneCell } from "@tongate/block";
 import type { BlockView } from "./block-view.js";
