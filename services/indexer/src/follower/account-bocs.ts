@@ -13,7 +13,7 @@
 import { Cell, loadAccount } from "@ton/core";
 import type { AccountStateRow } from "../rows/types.js";
 import { bocB64, cellHash } from "../rows/util.js";
-import type { Store } from "../store/store.js";
+import { select, type Store } from "../store/store.js";
 import { type BlockIdExt, type LiteClient, tlBlockId } from "./lite.js";
 
 export interface AccountBocsOptions {
@@ -36,13 +36,11 @@ export async function completeAccountBocs(lite: LiteClient, store: Store, mcBloc
   const missing = rows.filter(lacks) as Missing[];
   if (!missing.length) return;
   const accounts = [...new Set(missing.map((r) => r.account))];
-  const latest = await (
-    await store.client.query({
-      query: "SELECT account, code_hash, code_boc, data_hash, data_boc FROM latest_account_states FINAL WHERE account IN {a:Array(String)}",
-      query_params: { a: accounts },
-      format: "JSONEachRow",
-    })
-  ).json<{ account: string; code_hash: string | null; code_boc: string | null; data_hash: string | null; data_boc: string | null }>();
+  const latest = await select<{ account: string; code_hash: string | null; code_boc: string | null; data_hash: string | null; data_boc: string | null }>(
+    store,
+    "SELECT account, code_hash, code_boc, data_hash, data_boc FROM latest_account_states FINAL WHERE account IN {a:Array(String)}",
+    { a: accounts },
+  );
   const known = new Map(latest.map((l) => [l.account, l]));
   for (const r of missing) {
     const l = known.get(r.account);

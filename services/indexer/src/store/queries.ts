@@ -1,7 +1,7 @@
 // Reads over the store (the seed of the v3 endpoints). Values are bound with query_params only;
 // every table is read with FINAL (ReplacingMergeTree; see migrations/0001_core.sql).
 import type { MessageRow, TransactionRow } from "../rows/types.js";
-import type { Store } from "./store.js";
+import { select, type Store } from "./store.js";
 
 /**
  * A transaction as stored: the inserted row, with `description` still JSON text and the
@@ -16,18 +16,13 @@ export type StoredTransaction = Omit<TransactionRow, "description" | "orig_statu
 /** A message as stored: exactly the inserted row. */
 export type StoredMessage = MessageRow;
 
-async function rows<T>(store: Store, query: string, query_params: Record<string, unknown>): Promise<T[]> {
-  const rs = await store.client.query({ query, query_params, format: "JSONEachRow" });
-  return rs.json<T>();
-}
-
 /** An account's transactions, newest first (lt is unique per account). */
 export function transactionsByAccount(
   store: Store,
   account: string,
   opts: { limit?: number; offset?: number; beforeLt?: string } = {},
 ): Promise<StoredTransaction[]> {
-  return rows<StoredTransaction>(
+  return select<StoredTransaction>(
     store,
     `SELECT * FROM transactions FINAL
      WHERE account = {account:String} AND ({before_lt:Nullable(UInt64)} IS NULL OR lt < {before_lt:Nullable(UInt64)})
@@ -38,7 +33,7 @@ export function transactionsByAccount(
 
 /** Transactions by hash (normally one; a hash is not a key of the chain, so all matches). */
 export function transactionsByHash(store: Store, hash: string): Promise<StoredTransaction[]> {
-  return rows<StoredTransaction>(
+  return select<StoredTransaction>(
     store,
     `SELECT * FROM transactions FINAL
      WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash FINAL WHERE hash = {hash:String})
@@ -53,7 +48,7 @@ export function messagesBySource(
   source: string,
   opts: { limit?: number; offset?: number } = {},
 ): Promise<StoredMessage[]> {
-  return rows<StoredMessage>(
+  return select<StoredMessage>(
     store,
     `SELECT * FROM messages FINAL
      WHERE msg_hash IN (

@@ -56,6 +56,12 @@ export const STORE_SETTINGS: ClickHouseSettings = {
   wait_end_of_query: 1,
 };
 
+/** Rows of a query, its values bound as `query_params` ({name:Type} placeholders). */
+export async function select<T>(store: Store, query: string, query_params: Record<string, unknown>): Promise<T[]> {
+  const rs = await store.client.query({ query, query_params, format: "JSONEachRow" });
+  return rs.json<T>();
+}
+
 export async function openStore(options: StoreOptions = {}): Promise<Store> {
   if (options.url !== undefined && options.path !== undefined) {
     throw new Error("openStore: give either url (a ClickHouse server) or path (embedded chDB), not both");

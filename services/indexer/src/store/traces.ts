@@ -3,7 +3,7 @@
 // there (a restart, a failed round) assigns the same trace_ids and states as an uninterrupted run.
 import { TraceAssembler, type TraceBatch } from "../rows/trace.js";
 import type { MessageRow, TraceRow, TransactionRow } from "../rows/types.js";
-import type { Store } from "./store.js";
+import { select, type Store } from "./store.js";
 
 /** A trace as the table stores it: the TraceRow with toncenter's column names for the counters. */
 export type TraceRecord = Omit<TraceRow, "pending_messages" | "messages" | "transactions"> & {
@@ -20,10 +20,6 @@ export function traceRecord(r: TraceRow): TraceRecord {
 export async function insertTraceRows(store: Store, rows: readonly TraceRow[]): Promise<void> {
   if (rows.length === 0) return;
   await store.client.insert({ table: "traces", values: rows.map(traceRecord), format: "JSONEachRow" });
-}
-
-async function select<T>(store: Store, query: string, query_params: Record<string, unknown>): Promise<T[]> {
-  return (await store.client.query({ query, query_params, format: "JSONEachRow" })).json<T>();
 }
 
 /** Hashes per query (IN lists). */

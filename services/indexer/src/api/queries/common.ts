@@ -5,7 +5,9 @@ import { type AddressBookRow, AddressBookRowSchema } from "@tongate/proto/gen/to
 import { formatFriendly, walletByCodeHash } from "@tongate/ton";
 import type { AccountStateRow, MessageRow } from "../../rows/types.js";
 import type { StoredTransaction } from "../../store/queries.js";
-import type { Store } from "../../store/store.js";
+import { select, type Store } from "../../store/store.js";
+
+export { select };
 import { messageKey, type TransactionParts } from "../models.js";
 
 /**
@@ -19,11 +21,6 @@ export const ONCE_BY = {
   account_states: "LIMIT 1 BY hash",
   message_contents: "LIMIT 1 BY hash",
 } as const;
-
-export async function select<T>(store: Store, query: string, query_params: Record<string, unknown>): Promise<T[]> {
-  const rs = await store.client.query({ query, query_params, format: "JSONEachRow" });
-  return rs.json<T>();
-}
 
 /**
  * WHERE conditions with their bound values. The SQL text is assembled only from fixed fragments of

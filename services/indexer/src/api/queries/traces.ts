@@ -12,6 +12,7 @@ import {
   TracesResponseSchema,
 } from "@tongate/proto/gen/tongate/v3/traces_pb.js";
 import type { StoredTransaction } from "../../store/queries.js";
+import type { TraceRecord } from "../../store/traces.js";
 import type { Store } from "../../store/store.js";
 import { transactionOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
@@ -20,21 +21,8 @@ import { select, transactionParts, Where } from "./common.js";
 /** Traces with more transactions come without them (toncenter's -max-trace-txs). */
 export const MAX_TRACE_TRANSACTIONS = 4000;
 
-interface TraceRecord {
-  trace_id: string;
-  external_hash: string | null;
-  mc_seqno_start: number;
-  mc_seqno_end: number;
-  start_lt: string;
-  start_utime: number;
-  end_lt: string;
-  end_utime: number;
-  state: string;
-  pending_edges: number;
-  edges: number;
-  nodes: number;
-  classification_state: string;
-}
+/** A stored trace: the store's record and the column the decoder stage will set. */
+type StoredTrace = TraceRecord & { classification_state: string };
 
 const TX_OF_HASHES = "SELECT trace_id FROM transactions FINAL WHERE trace_id IS NOT NULL AND (account, lt) IN (SELECT account, lt FROM transactions_by_hash FINAL WHERE hash IN {})";
 
@@ -57,7 +45,7 @@ export async function traces(store: Store, req: GetTracesRequest): Promise<Trace
   if (req.startLt !== undefined) w.add("end_lt >= {}", ["UInt64", String(req.startLt)]);
   if (req.endLt !== undefined) w.add("end_lt <= {}", ["UInt64", String(req.endLt)]);
   if (p.after) w.add(`(end_lt, trace_id) ${asc ? ">" : "<"} ({}, {})`, ["UInt64", p.after[0]], ["String", p.after[1]]);
-  const records = await select<TraceRecord>(
+  const records = await select<StoredTrace>(
     store,
     `SELECT * FROM traces FINAL ${w.sql} ORDER BY end_lt ${dir}, trace_id ${dir}
      LIMIT ${w.param("UInt32", p.limit)} OFFSET ${w.param("UInt32", p.offset)}`,
@@ -87,7 +75,7 @@ export async function traces(store: Store, req: GetTracesRequest): Promise<Trace
   });
 }
 
-function traceOf(r: TraceRecord, txs: StoredTransaction[] | undefined, render: (t: StoredTransaction) => Transaction): Trace {
+function traceOf(r: StoredTrace, txs: StoredTransaction[] | undefined, render: (t: StoredTransaction) => Transaction): Trace {
   const trace = create(TraceSchema, {
     traceId: r.trace_id,
     externalHash: r.external_hash ?? undefined,
