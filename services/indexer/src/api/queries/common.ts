@@ -2,6 +2,7 @@
 // object needs (messages, contents, account states) and the address book.
 import { create } from "@bufbuild/protobuf";
 import { type AddressBookRow, AddressBookRowSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import { LruMap } from "@tongate/runtime";
 import { formatFriendly, walletByCodeHash } from "@tongate/ton";
 import type { AccountStateRow, MessageRow } from "../../rows/types.js";
 import type { StoredTransaction } from "../../store/queries.js";
@@ -99,7 +100,7 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
   const [states, contents, codes] = await Promise.all([
     statesRead,
     contentsOf(store, messages),
-    codeHashes(store, "SELECT arrayJoin({a:Array(String)})", { a: [...addresses] }),
+    codeHashes(store, [...addresses]),
   ]);
   return {
     messages: new Map(messages.map((x) => [messageKey(x.msg_hash, x.direction, x.tx_hash), x])),
@@ -109,28 +110,69 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
   };
 }
 
+/**
+ * Bodies and StateInits by hash, kept in memory: a content is addressed by its own hash, so an
+ * entry never goes stale, and the common ones (empty bodies, comments, wallet code) repeat.
+ */
+const contentCache = new LruMap<string, string>(20_000);
+const CONTENT_CACHE_MAX_BYTES = 16 * 1024;
+
 /** Bodies and StateInits of these messages by hash (base64 BoC). */
 export async function contentsOf(store: Store, messages: readonly MessageRow[]): Promise<Map<string, string>> {
-  const hashes = new Set<string>();
+  const out = new Map<string, string>();
+  const missing = new Set<string>();
   for (const m of messages) {
-    hashes.add(m.body_hash);
-    if (m.init_state_hash !== null) hashes.add(m.init_state_hash);
+    for (const h of [m.body_hash, m.init_state_hash]) {
+      if (h === null || out.has(h)) continue;
+      const boc = contentCache.get(h);
+      if (boc !== undefined) out.set(h, boc);
+      else missing.add(h);
+    }
   }
-  if (!hashes.size) return new Map();
+  if (!missing.size) return out;
   const rows = await select<{ hash: string; boc: string }>(store, `SELECT hash, boc FROM message_contents WHERE hash IN {h:Array(String)} ${ONCE_BY.message_contents}`, {
-    h: [...hashes],
+    h: [...missing],
   });
-  return new Map(rows.map((r) => [r.hash, r.boc]));
+  for (const r of rows) {
+    out.set(r.hash, r.boc);
+    if (r.boc.length <= CONTENT_CACHE_MAX_BYTES) contentCache.set(r.hash, r.boc);
+  }
+  return out;
 }
 
-/** code_hash of the latest state of each account the subquery names (null: no code). */
-export async function codeHashes(store: Store, accountsSql: string, params: Record<string, unknown>): Promise<Map<string, string | null>> {
+/**
+ * The latest code hash per account, remembered for CODE_HASH_TTL_MS per store: the address book
+ * only tells wallets and undeployed accounts from other contracts, which changes with a deploy or
+ * a destruction, so an answer up to that old is good enough and saves a query per page.
+ */
+const CODE_HASH_TTL_MS = 2000;
+const codeHashCache = new WeakMap<Store, LruMap<string, { code: string | null; at: number }>>();
+
+/** code_hash of the latest state of each account (null: no code, or not indexed). */
+export async function codeHashes(store: Store, accounts: readonly string[]): Promise<Map<string, string | null>> {
+  let cache = codeHashCache.get(store);
+  if (!cache) codeHashCache.set(store, (cache = new LruMap(50_000)));
+  const now = Date.now();
+  const out = new Map<string, string | null>();
+  const missing: string[] = [];
+  for (const a of accounts) {
+    const hit = cache.get(a);
+    if (hit && now - hit.at < CODE_HASH_TTL_MS) out.set(a, hit.code);
+    else missing.push(a);
+  }
+  if (!missing.length) return out;
   const rows = await select<{ account: string; code_hash: string | null }>(
     store,
-    `SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN (${accountsSql})`,
-    params,
+    "SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {a:Array(String)}",
+    { a: missing },
   );
-  return new Map(rows.map((r) => [r.account, r.code_hash]));
+  const found = new Map(rows.map((r) => [r.account, r.code_hash]));
+  for (const a of missing) {
+    const code = found.get(a) ?? null;
+    out.set(a, code);
+    cache.set(a, { code, at: now });
+  }
+  return out;
 }
 
 /** Wallet interfaces by toncenter's names (ton-index-go detect): "wallet v4 r2" → "wallet_v4r2". */
@@ -144,7 +186,7 @@ export const walletInterface = (type: string): string => type.replace(/^wallet /
 export async function addressBook(store: Store, addresses: Iterable<string | null | undefined>, testnet = false): Promise<Record<string, AddressBookRow>> {
   const keys = [...new Set([...addresses].filter((a): a is string => !!a))];
   if (!keys.length) return {};
-  return bookOf(keys, await codeHashes(store, "SELECT arrayJoin({a:Array(String)})", { a: keys }), testnet);
+  return bookOf(keys, await codeHashes(store, keys), testnet);
 }
 
 

@@ -66,7 +66,7 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
     ? await select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: keys.map((k) => k.msg_hash) })
     : [];
   const addresses = rows.flatMap((r) => [r.source, r.destination]).filter((a): a is string => a !== null);
-  const [contents, codes] = await Promise.all([contentsOf(store, rows), codeHashes(store, "SELECT arrayJoin({a:Array(String)})", { a: [...new Set(addresses)] })]);
+  const [contents, codes] = await Promise.all([contentsOf(store, rows), codeHashes(store, [...new Set(addresses)])]);
   const bySide = new Map<string, { in?: MessageRow; out?: MessageRow }>();
   for (const r of rows) {
     const e = bySide.get(r.msg_hash) ?? {};
