@@ -86,28 +86,49 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
         { a: accounts, lt: [...new Set(txs.map((t) => BigInt(t.lt)))], t: txs.map((t) => t.hash) },
       )
     : Promise.resolve([]);
-  const statesRead = select<AccountStateRow>(
-    store,
-    `SELECT hash, account, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,
-            NULL AS code_boc, NULL AS data_boc, last_trans_hash, last_trans_lt, timestamp
-     FROM account_states WHERE account IN {a:Array(String)} AND hash IN {h:Array(String)} ${ONCE_BY.account_states}`,
-    { a: accounts, h: [...stateHashes] },
-  );
   // the contents and the address book by the keys the messages name (a point lookup each)
   const messages = await messagesRead;
   const addresses = new Set<string>(accounts);
   for (const x of messages) for (const a of [x.source, x.destination]) if (a) addresses.add(a);
-  const [states, contents, codes] = await Promise.all([
-    statesRead,
-    contentsOf(store, messages),
-    codeHashes(store, [...addresses]),
-  ]);
+  const codes = cachedCodeHashes(store, [...addresses]);
+  const [{ states, codeRows }, contents] = await Promise.all([statesAndCodes(store, accounts, [...stateHashes], codes.missing), contentsOf(store, messages)]);
+  rememberCodeHashes(store, codes, codeRows);
   return {
     messages: new Map(messages.map((x) => [messageKey(x.msg_hash, x.direction, x.tx_hash), x])),
     contents,
     states: new Map(states.map((x) => [x.hash, x])),
-    addressBook: bookOf(addresses, codes),
+    addressBook: bookOf(addresses, codes.found),
   };
+}
+
+/**
+ * The before/after states of a page and the latest code hashes of the accounts the address book
+ * still needs, in one query (UNION ALL; each query costs chDB a few ms before it reads anything).
+ */
+async function statesAndCodes(
+  store: Store,
+  accounts: readonly string[],
+  stateHashes: readonly string[],
+  codeAccounts: readonly string[],
+): Promise<{ states: AccountStateRow[]; codeRows: { account: string; code_hash: string | null }[] }> {
+  const rows = await select<AccountStateRow & { kind: "state" | "code" }>(
+    store,
+    `SELECT 'state' AS kind, hash, account, toString(balance) AS balance, balance_extra_currencies, toString(account_status) AS account_status,
+            frozen_hash, code_hash, data_hash, CAST(NULL, 'Nullable(String)') AS code_boc, CAST(NULL, 'Nullable(String)') AS data_boc,
+            last_trans_hash, last_trans_lt, timestamp
+     FROM (SELECT * FROM account_states WHERE account IN {a:Array(String)} AND hash IN {h:Array(String)} ${ONCE_BY.account_states})
+     UNION ALL
+     SELECT 'code', '', account, '0', CAST(map(), 'Map(String, UInt128)'), '', NULL, code_hash, NULL, NULL, NULL, NULL, NULL, 0
+     FROM latest_account_states FINAL WHERE account IN {c:Array(String)}`,
+    { a: accounts, h: stateHashes, c: codeAccounts },
+  );
+  const states: AccountStateRow[] = [];
+  const codeRows: { account: string; code_hash: string | null }[] = [];
+  for (const { kind, ...r } of rows) {
+    if (kind === "state") states.push(r);
+    else codeRows.push(r);
+  }
+  return { states, codeRows };
 }
 
 /**
@@ -148,31 +169,50 @@ export async function contentsOf(store: Store, messages: readonly MessageRow[]):
 const CODE_HASH_TTL_MS = 2000;
 const codeHashCache = new WeakMap<Store, LruMap<string, { code: string | null; at: number }>>();
 
-/** code_hash of the latest state of each account (null: no code, or not indexed). */
-export async function codeHashes(store: Store, accounts: readonly string[]): Promise<Map<string, string | null>> {
+interface CodeHashLookup {
+  found: Map<string, string | null>;
+  missing: string[];
+  at: number;
+}
+
+/** The code hashes of these accounts the cache still has; the others are `missing`. */
+function cachedCodeHashes(store: Store, accounts: readonly string[]): CodeHashLookup {
   let cache = codeHashCache.get(store);
   if (!cache) codeHashCache.set(store, (cache = new LruMap(50_000)));
-  const now = Date.now();
-  const out = new Map<string, string | null>();
+  const at = Date.now();
+  const found = new Map<string, string | null>();
   const missing: string[] = [];
   for (const a of accounts) {
     const hit = cache.get(a);
-    if (hit && now - hit.at < CODE_HASH_TTL_MS) out.set(a, hit.code);
+    if (hit && at - hit.at < CODE_HASH_TTL_MS) found.set(a, hit.code);
     else missing.push(a);
   }
-  if (!missing.length) return out;
-  const rows = await select<{ account: string; code_hash: string | null }>(
-    store,
-    "SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {a:Array(String)}",
-    { a: missing },
-  );
-  const found = new Map(rows.map((r) => [r.account, r.code_hash]));
-  for (const a of missing) {
-    const code = found.get(a) ?? null;
-    out.set(a, code);
-    cache.set(a, { code, at: now });
+  return { found, missing, at };
+}
+
+/** Completes a lookup with the rows read for its missing accounts (an absent row: no code). */
+function rememberCodeHashes(store: Store, lookup: CodeHashLookup, rows: readonly { account: string; code_hash: string | null }[]): void {
+  const read = new Map(rows.map((r) => [r.account, r.code_hash]));
+  const cache = codeHashCache.get(store)!;
+  for (const a of lookup.missing) {
+    const code = read.get(a) ?? null;
+    lookup.found.set(a, code);
+    cache.set(a, { code, at: lookup.at });
   }
-  return out;
+}
+
+/** code_hash of the latest state of each account (null: no code, or not indexed). */
+export async function codeHashes(store: Store, accounts: readonly string[]): Promise<Map<string, string | null>> {
+  const lookup = cachedCodeHashes(store, accounts);
+  if (lookup.missing.length) {
+    const rows = await select<{ account: string; code_hash: string | null }>(
+      store,
+      "SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {a:Array(String)}",
+      { a: lookup.missing },
+    );
+    rememberCodeHashes(store, lookup, rows);
+  }
+  return lookup.found;
 }
 
 /** Wallet interfaces by toncenter's names (ton-index-go detect): "wallet v4 r2" → "wallet_v4r2". */
