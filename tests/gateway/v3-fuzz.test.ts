@@ -12,7 +12,7 @@ let t: Embedded;
 beforeAll(async () => {
   net = await startTestLocalnet({ seed: "v3-fuzz" });
   for (let i = 0; i < 3; i++) await net.chain.seal();
-  t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on" });
+  t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on", "parse-workers": 1 }); // the indexer parses in a worker here
   for (let i = 0; (await getJson(`${t.url}/api/v3/masterchainInfo`)).body?.last?.seqno !== net.chain.lastMasterchain!.id.seqno; i++) {
     if (i > 300) throw new Error("not indexed");
     await new Promise((r) => setTimeout(r, 100));

@@ -12,6 +12,7 @@ import { getCheckpoint } from "../store/insert.js";
 import { FOLLOWER_CHECKPOINT } from "../follower/index-range.js";
 import { masterchainHead } from "../follower/lite.js";
 import { BlocksIndexedPublisher } from "../events.js";
+import { ParsePool } from "../follower/parse-pool.js";
 import * as legacy from "./legacy.js";
 import * as accounts from "./queries/accounts.js";
 import * as blocks from "./queries/blocks.js";
@@ -25,6 +26,7 @@ export const indexOptions: OptionSpec[] = [
   { name: "index-dir", description: "indexer: chDB's data directory (default: memory only)" },
   { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
   { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
+  { name: "parse-workers", default: "0", description: "indexer: worker threads parsing blocks ahead of the inserts (0: on the main thread, enough for a localnet)" },
 ];
 
 /** Where the Index queries run: the store, and lite-proxy for the v2-style methods. */
@@ -85,9 +87,13 @@ export const indexService = defineService({
     let following: Promise<unknown> | undefined;
     let lastIndexed = 0;
     let headSeqno = 0;
+    let parser: ParsePool | undefined;
     if (lite && o.index !== "off") {
       const fromOption = positiveOption(o, "index-from");
       const publisher = ctx.bus ? new BlocksIndexedPublisher(ctx.bus, networkName(o), store) : undefined;
+      const workers = Number(o["parse-workers"] ?? 0);
+      if (!Number.isSafeInteger(workers) || workers < 0 || workers > 64) throw new ConfigError(`--parse-workers ${String(o["parse-workers"])}: expected 0..64`);
+      parser = workers > 0 ? ParsePool.create(workers) : undefined;
       following = (async () => {
         let from = fromOption;
         // a fresh index of a real network starts at its head, not at masterchain block 1
@@ -107,6 +113,7 @@ export const indexService = defineService({
         return followChain(lite, store, {
           from,
           signal: stop.signal,
+          parse: parser?.parse,
           onStored: async (b) => {
             lastIndexed = b.mcSeqno;
             headSeqno = b.headSeqno;
@@ -124,6 +131,7 @@ export const indexService = defineService({
       async close() {
         stop.abort();
         await following?.catch((err: unknown) => ctx.log.error({ err }, "follower stopped with an error"));
+        await parser?.close();
         await store.close();
       },
     };
