@@ -297,6 +297,15 @@ describe("strict requests", () => {
     expect((await getJson(`${t.url}/api/v3/masterchainBlockShards?seqno=999999`)).status).toBe(404);
   });
 
+  it("the generated OpenAPI document lists every v3 path of the contract, with its parameters", async () => {
+    const doc = (await getJson(`${t.url}/api/v3/openapi.json`)).body;
+    for (const path of ["transactions", "messages", "blocks", "traces", "accountStates", "walletStates", "addressBook", "runGetMethod"]) {
+      expect(doc.paths[`/api/v3/${path}`], path).toBeDefined();
+    }
+    const params = (doc.paths["/api/v3/transactions"].get.parameters as { name: string }[]).map((p) => p.name);
+    expect(params).toEqual(expect.arrayContaining(["account", "exclude_account", "limit", "offset", "sort", "cursor"]));
+  });
+
   it("every parameter v3.yaml declares for these paths is accepted, with its default limit", async () => {
     for (const path of ["blocks", "transactions", "messages", "traces", "topAccountsByBalance", "masterchainBlockShards"]) {
       const params = v3Parameters(`/api/v3/${path}`);
