@@ -62,9 +62,8 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
      LIMIT ${w.param("UInt32", p.limit)} OFFSET ${w.param("UInt32", p.offset)}`,
     w.params,
   );
-  const rows = keys.length
-    ? await select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: keys.map((k) => k.msg_hash) })
-    : [];
+  const sender = from === "messages_by_source" && req.source !== undefined ? rawAddress(req.source) : undefined;
+  const rows = keys.length ? await (sender ? sentRows(store, sender, keys) : select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: keys.map((k) => k.msg_hash) })) : [];
   const addresses = rows.flatMap((r) => [r.source, r.destination]).filter((a): a is string => a !== null);
   const [contents, codes] = await Promise.all([contentsOf(store, rows), codeHashes(store, [...new Set(addresses)])]);
   const bySide = new Map<string, { in?: MessageRow; out?: MessageRow }>();
@@ -87,4 +86,35 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
     addressBook: bookOf(addresses, codes),
     nextCursor: nextCursor("messages", asc, p, keys, (k) => [k.lt, k.msg_hash]),
   });
+}
+
+/** Out messages have created_lt = the sending transaction's lt + 1…255 (at most 255 actions). */
+const MAX_OUT_LT_OFFSET = 256n;
+
+/**
+ * The rows of messages one account sent: the out side as one key range of `transaction_messages`
+ * (the sender's transactions, bounded by the messages' created_lt), the in side (which transaction
+ * received each) by hash with the few columns it needs.
+ */
+async function sentRows(store: Store, sender: string, keys: readonly { msg_hash: string; lt: string }[]): Promise<MessageRow[]> {
+  const lts = keys.map((k) => BigInt(k.lt));
+  const hi = lts.reduce((a, b) => (a > b ? a : b));
+  const lo = lts.reduce((a, b) => (a < b ? a : b)) - MAX_OUT_LT_OFFSET;
+  const h = keys.map((k) => k.msg_hash);
+  const [out, received] = await Promise.all([
+    select<MessageRow>(
+      store,
+      `SELECT * EXCEPT tx_account FROM transaction_messages
+       WHERE tx_account = {a:String} AND tx_lt BETWEEN {lo:UInt64} AND {hi:UInt64} AND direction = 'out' AND msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`,
+      { a: sender, lo: lo < 0n ? 0n : lo, hi, h },
+    ),
+    select<Pick<MessageRow, "msg_hash" | "tx_hash" | "direction">>(
+      store,
+      `SELECT msg_hash, tx_hash, direction FROM messages WHERE msg_hash IN {h:Array(String)} AND direction = 'in' ${ONCE_BY.messages}`,
+      { h },
+    ),
+  ]);
+  const bySender = new Map(out.map((r) => [r.msg_hash, r]));
+  // the in side needs only its transaction hash; the rest of a message is the same on both sides
+  return [...out, ...received.flatMap((r) => (bySender.has(r.msg_hash) ? [{ ...bySender.get(r.msg_hash)!, tx_hash: r.tx_hash, direction: "in" as const }] : []))];
 }
