@@ -22,9 +22,22 @@ import { installFastSha256 } from "@tongate/ton";
 import { findService, serviceModules, startModules, upstreamsOf } from "./services.js";
 import { rateLimitOptions } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
-import { followChain, indexOptions, indexRange, migrate, openStore } from "@tongate/indexer";
 import { globalConfigOf, LiteserverPool } from "@tongate/lite-proxy";
-import { BlocksIndexedPublisher, FOLLOWER_CHECKPOINT, IndexerMetrics, masterchainHead, ParsePool, type StoredMcBlock } from "@tongate/indexer";
+import {
+  BlocksIndexedPublisher,
+  eventNetworkOf,
+  followChain,
+  FOLLOWER_CHECKPOINT,
+  IndexerMetrics,
+  indexOptions,
+  indexRange,
+  masterchainHead,
+  migrate,
+  openStore,
+  parsePoolOf,
+  seqnoOption,
+  type StoredMcBlock,
+} from "@tongate/indexer";
 import { openBus, serveMetrics, type EventBus, type MetricsServer } from "@tongate/runtime";
 
 const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
@@ -178,14 +191,11 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
 async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> {
   const config = globalConfigOf(o);
   if (!config) throw new ConfigError("index needs a chain: --global-config FILE (e.g. a localnet's --write-global-config) or --network mainnet");
-  const seqno = (name: string) => (o[name] === undefined ? undefined : positive(name, o[name]));
-  const network = (o["network-name"] as string | undefined) ?? (o["global-config"] ? "custom" : (o.network as string));
-  if (!/^[A-Za-z0-9_-]+$/.test(network)) throw new ConfigError(`--network-name ${network}: letters, digits, '-' and '_' only (a NATS subject token)`);
-  const workers = Number(o["parse-workers"] ?? 0);
-  if (!Number.isSafeInteger(workers) || workers < 0 || workers > 64) throw new ConfigError(`--parse-workers ${String(o["parse-workers"])}: expected 0..64`);
+  const seqno = (name: string) => seqnoOption(o, name);
+  const network = eventNetworkOf(o);
   const pool = LiteserverPool.fromGlobalConfig(config);
   const resources: { close(): Promise<void> }[] = [pool];
-  const parser = workers > 0 ? ParsePool.create(workers) : undefined;
+  const parser = parsePoolOf(o);
   if (parser) resources.push(parser);
   const parse = parser?.parse;
   const close = async () => {
@@ -243,12 +253,6 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
     await close().catch(() => undefined);
     throw e;
   }
-}
-
-function positive(name: string, value: unknown): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`--${name} ${String(value)} is not a masterchain seqno (an integer ≥ 1)`);
-  return n;
 }
 
 async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], health: GatewayOptions["health"]): Promise<() => Promise<void>> {

@@ -58,7 +58,8 @@ export function blockOf(r: BlockRow): Block {
 }
 
 const big = (v: string | null | undefined): bigint | undefined => (v === null || v === undefined ? undefined : BigInt(v));
-const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+/** A nullable column as an optional field (null: not set). */
+export const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
 /** A message as a transaction's in_msg/out_msgs entry (or a /messages row), with its contents. */
 export function messageOf(r: MessageRow, contents: ReadonlyMap<string, string>): Message {

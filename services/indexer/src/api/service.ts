@@ -3,7 +3,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { apiError, ConfigError, defineService, type OptionSpec, type ServiceContext } from "@tongate/runtime";
+import { apiError, ConfigError, defineService, type ServiceContext } from "@tongate/runtime";
 import { followChain } from "../follower/follow.js";
 import type { LiteClient } from "../follower/lite.js";
 import { migrate } from "../store/migrate.js";
@@ -12,22 +12,14 @@ import { getCheckpoint } from "../store/insert.js";
 import { FOLLOWER_CHECKPOINT } from "../follower/index-range.js";
 import { masterchainHead } from "../follower/lite.js";
 import { BlocksIndexedPublisher } from "../events.js";
-import { ParsePool } from "../follower/parse-pool.js";
+import type { ParsePool } from "../follower/parse-pool.js";
+import { eventNetworkOf, parsePoolOf, seqnoOption } from "../options.js";
 import * as legacy from "./legacy.js";
 import * as accounts from "./queries/accounts.js";
 import * as blocks from "./queries/blocks.js";
 import { messages } from "./queries/messages.js";
 import { traces } from "./queries/traces.js";
 import * as transactions from "./queries/transactions.js";
-
-/** Options of the indexer where it runs inside `tongate start`, `serve` or `gateway`. */
-export const indexOptions: OptionSpec[] = [
-  { name: "clickhouse-url", description: "indexer: a ClickHouse server (default: chDB in this process)" },
-  { name: "index-dir", description: "indexer: chDB's data directory (default: memory only)" },
-  { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
-  { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
-  { name: "parse-workers", default: "0", description: "indexer: worker threads parsing blocks ahead of the inserts (0: on the main thread, enough for a localnet)" },
-];
 
 /** Where the Index queries run: the store, and lite-proxy for the v2-style methods. */
 export function indexImpl(store: Store, liteProxy: () => legacy.LiteProxyClient): Partial<ServiceImpl<typeof Index>> {
@@ -54,17 +46,6 @@ export function indexImpl(store: Store, liteProxy: () => legacy.LiteProxyClient)
   };
 }
 
-/** The network's name in event subjects: --network-name, else --network, else "custom". */
-const networkName = (o: Record<string, unknown>): string =>
-  (o["network-name"] as string | undefined) ?? (o.globalConfig && o.network === undefined ? "localnet" : (o.network as string | undefined) ?? "custom");
-
-function positiveOption(o: Record<string, unknown>, name: string): number | undefined {
-  if (o[name] === undefined) return undefined;
-  const n = Number(o[name]);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`--${name} ${String(o[name])} is not a masterchain seqno (an integer ≥ 1)`);
-  return n;
-}
-
 export const indexService = defineService({
   name: "indexer",
   service: Index,
@@ -89,11 +70,9 @@ export const indexService = defineService({
     let headSeqno = 0;
     let parser: ParsePool | undefined;
     if (lite && o.index !== "off") {
-      const fromOption = positiveOption(o, "index-from");
-      const publisher = ctx.bus ? new BlocksIndexedPublisher(ctx.bus, networkName(o), store) : undefined;
-      const workers = Number(o["parse-workers"] ?? 0);
-      if (!Number.isSafeInteger(workers) || workers < 0 || workers > 64) throw new ConfigError(`--parse-workers ${String(o["parse-workers"])}: expected 0..64`);
-      parser = workers > 0 ? ParsePool.create(workers) : undefined;
+      const fromOption = seqnoOption(o, "index-from");
+      const publisher = ctx.bus ? new BlocksIndexedPublisher(ctx.bus, eventNetworkOf(o), store) : undefined;
+      parser = parsePoolOf(o);
       following = (async () => {
         let from = fromOption;
         // a fresh index of a real network starts at its head, not at masterchain block 1

@@ -27,9 +27,10 @@ import {
 import { apiError } from "@tongate/runtime";
 import { walletByCodeHash, walletData } from "@tongate/ton";
 import type { AccountStateRow } from "../../rows/types.js";
-import type { Store } from "../../store/store.js";
+import { select, type Store } from "../../store/store.js";
+import { opt } from "../models.js";
 import { DEFAULT_LIMIT, rawAddress } from "../params.js";
-import { addressBook, select, walletInterface } from "./common.js";
+import { addressBook, walletInterface } from "./common.js";
 
 type LatestState = AccountStateRow & { last_trans_lt: string };
 
@@ -46,8 +47,6 @@ async function latestStates(store: Store, accounts: string[], withBoc = true): P
   );
   return new Map(rows.map((r) => [r.account, r]));
 }
-
-const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
 /** Latest states in the order asked (each account once); accounts never seen are left out, as toncenter does. */
 export async function accountStates(store: Store, req: AccountStatesRequest): Promise<AccountStatesResponse> {

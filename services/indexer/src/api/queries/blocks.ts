@@ -10,10 +10,10 @@ import type {
 import { BlocksResponseSchema, MasterchainInfoResponseSchema } from "@tongate/proto/gen/tongate/v3/blocks_pb.js";
 import { apiError } from "@tongate/runtime";
 import type { BlockRow } from "../../rows/types.js";
-import type { Store } from "../../store/store.js";
+import { select, type Store } from "../../store/store.js";
 import { blockOf } from "../models.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, pageOf, signedShardOf } from "../params.js";
-import { select, Where } from "./common.js";
+import { Where } from "./common.js";
 
 export async function masterchainInfo(store: Store): Promise<MasterchainInfoResponse> {
   const [last, first] = await Promise.all(

@@ -7,8 +7,6 @@ import { formatFriendly, walletByCodeHash } from "@tongate/ton";
 import type { AccountStateRow, MessageRow } from "../../rows/types.js";
 import type { StoredTransaction } from "../../store/queries.js";
 import { select, type Store } from "../../store/store.js";
-
-export { select };
 import { messageKey, type TransactionParts } from "../models.js";
 
 /**
@@ -38,17 +36,11 @@ export class Where {
   /** Adds `sql` with `{}` placeholders replaced by fresh parameters of `type`, one per value. */
   add(sql: string, ...values: [type: string, value: unknown][]): this {
     let i = 0;
-    this.conds.push(
-      sql.replace(/\{\}/g, () => {
-        const [type, value] = values[i++]!;
-        const name = `${this.prefix}${this.n++}`;
-        this.params[name] = value;
-        return `{${name}:${type}}`;
-      }),
-    );
+    this.conds.push(sql.replace(/\{\}/g, () => this.param(...values[i++]!)));
     return this;
   }
 
+  /** A fresh parameter bound to `value`, as its `{name:Type}` placeholder. */
   param(type: string, value: unknown): string {
     const name = `${this.prefix}${this.n++}`;
     this.params[name] = value;
@@ -78,16 +70,15 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
   if (!txs.length) return { messages: new Map(), contents: new Map(), states: new Map(), addressBook: {} };
   const accounts = [...new Set(txs.map((t) => t.account))];
   // by (transaction account, lt): one primary-key range per account of the page
-  const messagesRead = msgHashes.size
-    ? select<MessageRow>(
+  const messages = msgHashes.size
+    ? await select<MessageRow>(
         store,
         `SELECT * EXCEPT tx_account FROM transaction_messages
          WHERE tx_account IN {a:Array(String)} AND tx_lt IN {lt:Array(UInt64)} AND tx_hash IN {t:Array(String)} ${ONCE_BY.messages}`,
         { a: accounts, lt: [...new Set(txs.map((t) => BigInt(t.lt)))], t: txs.map((t) => t.hash) },
       )
-    : Promise.resolve([]);
+    : [];
   // the contents and the address book by the keys the messages name (a point lookup each)
-  const messages = await messagesRead;
   const addresses = new Set<string>(accounts);
   for (const x of messages) for (const a of [x.source, x.destination]) if (a) addresses.add(a);
   const codes = cachedCodeHashes(store, [...addresses]);
@@ -223,15 +214,14 @@ export const walletInterface = (type: string): string => type.replace(/^wallet /
  * wallets and for accounts without code (not deployed), bounceable otherwise; the interfaces known
  * without the decoder are the wallets'. Keys are the addresses as given.
  */
-export async function addressBook(store: Store, addresses: Iterable<string | null | undefined>, testnet = false): Promise<Record<string, AddressBookRow>> {
+export async function addressBook(store: Store, addresses: Iterable<string | null | undefined>): Promise<Record<string, AddressBookRow>> {
   const keys = [...new Set([...addresses].filter((a): a is string => !!a))];
   if (!keys.length) return {};
-  return bookOf(keys, await codeHashes(store, keys), testnet);
+  return bookOf(keys, await codeHashes(store, keys));
 }
 
-
 /** The address book of `addresses` from their code hashes (an address without a latest state has no code). */
-export function bookOf(addresses: Iterable<string | null | undefined>, codeHash: ReadonlyMap<string, string | null>, testnet = false): Record<string, AddressBookRow> {
+export function bookOf(addresses: Iterable<string | null | undefined>, codeHash: ReadonlyMap<string, string | null>): Record<string, AddressBookRow> {
   const book: Record<string, AddressBookRow> = {};
   for (const a of addresses) {
     if (!a || book[a]) continue;
@@ -239,7 +229,7 @@ export function bookOf(addresses: Iterable<string | null | undefined>, codeHash:
     const code = codeHash.get(a) ?? null;
     const wallet = walletByCodeHash(code);
     book[a] = create(AddressBookRowSchema, {
-      userFriendly: formatFriendly(Number(wc), Buffer.from(hex, "hex"), { bounceable: code !== null && !wallet, testOnly: testnet }),
+      userFriendly: formatFriendly(Number(wc), Buffer.from(hex, "hex"), { bounceable: code !== null && !wallet }),
       interfaces: wallet ? [walletInterface(wallet.type)] : [],
     });
   }

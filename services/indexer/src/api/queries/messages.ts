@@ -3,10 +3,10 @@
 import { create } from "@bufbuild/protobuf";
 import { type GetMessagesRequest, type MessagesResponse, MessagesResponseSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
 import type { MessageRow } from "../../rows/types.js";
-import type { Store } from "../../store/store.js";
+import { select, type Store } from "../../store/store.js";
 import { messageOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, opcodeOf, pageOf, rawAddress } from "../params.js";
-import { bookOf, codeHashes, contentsOf, ONCE_BY, select, Where } from "./common.js";
+import { bookOf, codeHashes, contentsOf, ONCE_BY, Where } from "./common.js";
 
 /**
  * Messages in (created_lt, msg_hash) order (created_lt {sort}, then the hash the same way).

@@ -13,10 +13,10 @@ import {
 } from "@tongate/proto/gen/tongate/v3/traces_pb.js";
 import type { StoredTransaction } from "../../store/queries.js";
 import type { TraceRecord } from "../../store/traces.js";
-import type { Store } from "../../store/store.js";
+import { select, type Store } from "../../store/store.js";
 import { transactionOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
-import { select, transactionParts, Where } from "./common.js";
+import { transactionParts, Where } from "./common.js";
 
 /** Traces with more transactions come without them (toncenter's -max-trace-txs). */
 export const MAX_TRACE_TRANSACTIONS = 4000;

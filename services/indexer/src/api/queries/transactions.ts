@@ -11,10 +11,10 @@ import {
 import { apiError } from "@tongate/runtime";
 import type { MessageRow } from "../../rows/types.js";
 import type { StoredTransaction } from "../../store/queries.js";
-import type { Store } from "../../store/store.js";
+import { select, type Store } from "../../store/store.js";
 import { transactionOf } from "../models.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, opcodeOf, type Page, pageOf, rawAddress, signedShardOf } from "../params.js";
-import { select, transactionParts, Where } from "./common.js";
+import { transactionParts, Where } from "./common.js";
 
 /** Full transaction objects for stored rows, with the address book of every account they touch. */
 export async function transactionsResponse(store: Store, txs: readonly StoredTransaction[], cursor?: string): Promise<TransactionsResponse> {

@@ -1,0 +1,39 @@
+// The indexer's command-line values, read the same way by its two hosts: `tongate index`
+// (packages/cli) and the indexer service inside `start`/`serve`/`gateway` (api/service.ts).
+import { ConfigError, type OptionSpec } from "@tongate/runtime";
+import { ParsePool } from "./follower/parse-pool.js";
+
+/** Options of the indexer where it runs inside `tongate start`, `serve` or `gateway`. */
+export const indexOptions: OptionSpec[] = [
+  { name: "clickhouse-url", description: "indexer: a ClickHouse server (default: chDB in this process)" },
+  { name: "index-dir", description: "indexer: chDB's data directory (default: memory only)" },
+  { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
+  { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
+  { name: "parse-workers", default: "0", description: "indexer: worker threads parsing blocks ahead of the inserts (0: on the main thread, enough for a localnet)" },
+];
+
+/** A masterchain seqno option (--from, --to, --index-from); undefined when not given. */
+export function seqnoOption(o: Record<string, unknown>, name: string): number | undefined {
+  if (o[name] === undefined) return undefined;
+  const n = Number(o[name]);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`--${name} ${String(o[name])} is not a masterchain seqno (an integer ≥ 1)`);
+  return n;
+}
+
+/** The parse pool --parse-workers asks for (undefined: parse on the main thread). */
+export function parsePoolOf(o: Record<string, unknown>): ParsePool | undefined {
+  const workers = Number(o["parse-workers"] ?? 0);
+  if (!Number.isSafeInteger(workers) || workers < 0 || workers > 64) throw new ConfigError(`--parse-workers ${String(o["parse-workers"])}: expected 0..64`);
+  return workers > 0 ? ParsePool.create(workers) : undefined;
+}
+
+/**
+ * The <network> of event subjects (tongate.<network>.blocks.indexed): --network-name, else
+ * `custom` with --global-config, else --network, else `localnet` for the chain `start` runs in
+ * its process.
+ */
+export function eventNetworkOf(o: Record<string, unknown>): string {
+  const network = (o["network-name"] as string | undefined) ?? (o["global-config"] ? "custom" : ((o.network as string | undefined) ?? (o.globalConfig ? "localnet" : "custom")));
+  if (!/^[A-Za-z0-9_-]+$/.test(network)) throw new ConfigError(`--network-name ${network}: letters, digits, '-' and '_' only (a NATS subject token)`);
+  return network;
+}
