@@ -228,7 +228,7 @@ const CRC32C_TABLE: Uint32Array = (() => {
 })();
 
 /** CRC32-C (Castagnoli, reflected, init and final XOR 0xffffffff); the BoC stores it little-endian. */
-function crc32c(bytes: Uint8Array): number {
+export function crc32c(bytes: Uint8Array): number {
   let crc = 0xffffffff;
   for (let i = 0; i < bytes.length; i++) crc = (crc >>> 8) ^ CRC32C_TABLE[(crc ^ bytes[i]) & 0xff];
   return (crc ^ 0xffffffff) >>> 0;

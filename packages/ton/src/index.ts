@@ -3,6 +3,6 @@ export * from "./address.js";
 export * from "./hash.js";
 export { crc16 } from "./crc16.js";
 export { describeInputError, TonFormatError } from "./format-error.js";
-export { serializeBoc, type SerializeBocOptions } from "./boc.js";
+export { crc32c, serializeBoc, type SerializeBocOptions } from "./boc.js";
 export { installFastSha256 } from "./fast-sha256.js";
 export { detectWallet, walletByCodeHash, walletData, type WalletData, type WalletKind } from "./wallet.js";

@@ -3,8 +3,11 @@
 // A block carries only the cells its transactions changed: an account whose code or data did not
 // change comes with their hashes but without their BoCs (rows/account-state.ts). Before the rows
 // are stored, each missing BoC is taken from, in order:
-//   1. the account's latest stored state, when its code/data hash is the same (the usual case: the
-//      account was seen before and kept its code/data);
+//   0. the BoC cache: the code/data last seen for the account in rows this indexer stored or is
+//      storing (a group of masterchain blocks is inserted at once, so a state of the group's
+//      previous block is not in the store yet), when its hash is the same;
+//   1. the account's latest stored state, when its code/data hash is the same (the account was
+//      seen before, by an earlier run, and kept its code/data);
 //   2. the liteserver: the account's state in the masterchain block (liteServer.getAccountState),
 //      used only when its code/data cell hashes to exactly the hash the block gave, so a BoC is
 //      stored only if the block itself vouches for it.
@@ -20,6 +23,42 @@ export interface AccountBocsOptions {
   /** liteserver calls at once (default 16) */
   concurrency?: number;
   timeoutMs?: number;
+  /** code/data seen in earlier rows (filled and updated by each call) */
+  cache?: AccountBocCache;
+}
+
+interface Boc {
+  hash: string;
+  boc: string;
+}
+
+/**
+ * The latest code and data BoC seen per account, for the next blocks' pruned states: most states
+ * that lack a BoC belong to an account of a recent block (a wallet keeps its code). Least recently
+ * seen accounts are dropped beyond `maxAccounts`.
+ */
+export class AccountBocCache {
+  readonly #accounts = new Map<string, { code: Boc | null; data: Boc | null }>();
+  constructor(readonly maxAccounts = 100_000) {}
+
+  get(account: string): { code: Boc | null; data: Boc | null } | undefined {
+    return this.#accounts.get(account);
+  }
+
+  /** Records the BoCs `rows` carry (in order: a later row of an account wins). */
+  remember(rows: readonly AccountStateRow[]): void {
+    for (const r of rows) {
+      const prev = this.#accounts.get(r.account);
+      const code = r.code_hash !== null && r.code_boc !== null ? { hash: r.code_hash, boc: r.code_boc } : (prev?.code ?? null);
+      const data = r.data_hash !== null && r.data_boc !== null ? { hash: r.data_hash, boc: r.data_boc } : (prev?.data ?? null);
+      this.#accounts.delete(r.account); // re-inserted last: Map order is recency
+      this.#accounts.set(r.account, { code, data });
+    }
+    for (const oldest of this.#accounts.keys()) {
+      if (this.#accounts.size <= this.maxAccounts) break;
+      this.#accounts.delete(oldest);
+    }
+  }
 }
 
 type Missing = AccountStateRow & { code_hash: string | null; data_hash: string | null };
@@ -33,6 +72,15 @@ function fill(r: AccountStateRow, code: { hash: string; boc: string } | null, da
 
 /** Fills the missing code/data BoCs of `rows` in place (see the module comment). */
 export async function completeAccountBocs(lite: LiteClient, store: Store, mcBlock: BlockIdExt, rows: AccountStateRow[], options: AccountBocsOptions = {}): Promise<void> {
+  const cache = options.cache;
+  // in order, so that a row also takes what an earlier row of the same batch carried
+  if (cache) {
+    for (const r of rows) {
+      const c = lacks(r) ? cache.get(r.account) : undefined;
+      if (c) fill(r, c.code, c.data);
+      cache.remember([r]);
+    }
+  }
   const missing = rows.filter(lacks) as Missing[];
   if (!missing.length) return;
   const accounts = [...new Set(missing.map((r) => r.account))];
@@ -57,6 +105,7 @@ export async function completeAccountBocs(lite: LiteClient, store: Store, mcBloc
       }),
     );
   }
+  cache?.remember(rows);
 }
 
 /** The code and data of an account's state in a masterchain block, as hash and base64 BoC. */

@@ -2,6 +2,7 @@
 // (liteServer.waitMasterchainSeqno through the pool's awaitSeqno), until the signal aborts.
 import type { TraceAssembler } from "../rows/trace.js";
 import type { Store } from "../store/store.js";
+import { AccountBocCache } from "./account-bocs.js";
 import { type IndexProgress, type IndexRangeOptions, indexRange } from "./index-range.js";
 import { type LiteClient, masterchainHead } from "./lite.js";
 
@@ -61,6 +62,7 @@ export async function followChain(lite: LiteClient, store: Store, options: Follo
   const waitMs = options.waitMs ?? 10_000;
   // the trace state after the last stored block; undefined: indexRange rebuilds it from the store
   let traces: TraceAssembler | undefined;
+  const accountBocCache = options.accountBocCache ?? new AccountBocCache();
   let from = options.from;
   let prevTops: IndexRangeOptions["prevTops"];
   let last = (from ?? 1) - 1;
@@ -79,6 +81,7 @@ export async function followChain(lite: LiteClient, store: Store, options: Follo
         to: head,
         traces,
         prevTops,
+        accountBocCache,
         onStored: options.onStored && ((b) => options.onStored!({ ...b, headSeqno: Math.max(head, b.mcSeqno) })),
         onProgress: (p) => {
           last = p.mcSeqno;

@@ -1,11 +1,11 @@
 // indexRange: masterchain blocks from..to in order, each with the shard blocks it commits, into the
-// store; the checkpoint moves after each masterchain block is fully stored. The next batch is
-// fetched while the current one is inserted.
+// store; the checkpoint moves after each masterchain block (or group of them) is fully stored. The
+// next batches are fetched and parsed while the current ones are inserted.
 import type { TraceAssembler } from "../rows/trace.js";
 import type { ShardTopRow } from "../rows/shards.js";
-import type { BlockRow, BlockRows } from "../rows/types.js";
+import type { BlockRow, BlockRows, TraceRow } from "../rows/types.js";
 import { getCheckpoint, insertBlockRows, setCheckpoint, type StoreRows } from "../store/insert.js";
-import { completeAccountBocs } from "./account-bocs.js";
+import { AccountBocCache, completeAccountBocs } from "./account-bocs.js";
 import { insertTraceRows, restoreTraceAssembler } from "../store/traces.js";
 import type { Store } from "../store/store.js";
 import { type FetchOptions, type McBatch, masterchainTops, startMcBatch } from "./batch.js";
@@ -63,6 +63,10 @@ export interface IndexRangeOptions extends FetchOptions {
   prevTops?: readonly ShardTopRow[];
   /** fill pruned code/data BoCs from the store or the liteserver (default true) */
   accountBocs?: boolean;
+  /** code/data BoCs seen so far (followChain passes one across calls); otherwise a new one */
+  accountBocCache?: AccountBocCache;
+  /** transactions per group of batches stored at once (default MAX_GROUP_TRANSACTIONS) */
+  maxGroupTransactions?: number;
 }
 
 export interface IndexRangeResult {
@@ -85,6 +89,38 @@ const blockIdOf = (b: { workchain: number; shard: string; seqno: number; root_ha
   root_hash: Buffer.from(b.root_hash, "base64"),
   file_hash: Buffer.from(b.file_hash, "base64"),
 });
+
+/** A masterchain batch being fetched and parsed; `ready` once it is. */
+interface Ahead {
+  batch: Promise<McBatch>;
+  ready?: McBatch;
+}
+
+/**
+ * Transactions stored by one group of inserts at most (a single batch may exceed it). While catching
+ * up, the batches already fetched are stored together: each INSERT has a fixed cost (a part per
+ * table and view), which at one masterchain block per insert was most of the ingest time.
+ */
+export const MAX_GROUP_TRANSACTIONS = 20_000;
+
+const txCount = (b: McBatch): number => b.blocks.reduce((n, r) => n + r.transactions.length, 0);
+
+function concatRows(rows: readonly StoreRows[]): StoreRows {
+  if (rows.length === 1) return rows[0]!;
+  return {
+    blocks: rows.flatMap((r) => r.blocks),
+    transactions: rows.flatMap((r) => r.transactions),
+    messages: rows.flatMap((r) => r.messages),
+    contents: rows.flatMap((r) => r.contents),
+    accountStates: rows.flatMap((r) => r.accountStates),
+    shardState: rows.flatMap((r) => r.shardState ?? []),
+  };
+}
+
+/** One row per trace: the last (a trace touched by several blocks of a group is stored as of the last). */
+function latestTraceRows(rows: readonly TraceRow[]): TraceRow[] {
+  return [...new Map(rows.map((r) => [r.trace_id, r])).values()];
+}
 
 function merge(batch: McBatch): StoreRows {
   const out: StoreRows = { blocks: [], transactions: [], messages: [], contents: [], accountStates: [], shardState: batch.tops };
@@ -109,42 +145,60 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
   if (options.prevTops === undefined) result.tops = await masterchainTops(lite, from - 1, options);
 
   const started = performance.now();
+  const bocCache = options.accountBocCache ?? new AccountBocCache();
+  const maxGroup = options.maxGroupTransactions ?? MAX_GROUP_TRANSACTIONS;
   // up to `prefetch` batches fetched and parsed ahead; each starts once the shard tops before it are known
-  const ahead: Promise<McBatch>[] = [];
+  const ahead: Ahead[] = [];
   let nextSeqno = from;
   let lastTops: readonly ShardTopRow[] | Promise<readonly ShardTopRow[]> = result.tops;
   const prefetch = (): void => {
     while (ahead.length < Math.max(1, options.prefetch ?? 4) && nextSeqno <= to && !options.signal?.aborted) {
       const b = startMcBatch(lite, nextSeqno++, lastTops, options);
       lastTops = b.tops;
-      ahead.push(b.batch);
+      const entry: Ahead = { batch: b.batch };
+      b.batch.then((v) => (entry.ready = v), () => undefined);
+      ahead.push(entry);
     }
   };
-  for (let seqno = from; seqno <= to; seqno++) {
+  while (result.last < to) {
     prefetch();
-    const next = ahead.shift();
-    if (!next) break;
-    const batch = await next;
+    const first = ahead.shift();
+    if (!first) break;
+    // a group: this batch and those after it already fetched and parsed (catching up), stored at once
+    const group = [await first.batch];
+    let groupTx = txCount(group[0]!);
+    while (ahead[0]?.ready && groupTx + txCount(ahead[0].ready) <= maxGroup && !options.signal?.aborted) {
+      const b = ahead.shift()!.ready!;
+      group.push(b);
+      groupTx += txCount(b);
+    }
     prefetch();
-    const rows = merge(batch);
-    // code/data BoCs the blocks' Merkle updates pruned (./account-bocs.ts)
-    if (options.accountBocs !== false) await completeAccountBocs(lite, store, blockIdOf(rows.blocks[0]!), rows.accountStates, options);
-    const traceRows = traces.add({ mcSeqno: seqno, transactions: rows.transactions, messages: rows.messages });
+    const rows: StoreRows[] = [];
+    const traceRows: TraceRow[] = [];
+    for (const batch of group) {
+      const r = merge(batch);
+      // code/data BoCs the blocks' Merkle updates pruned (./account-bocs.ts)
+      if (options.accountBocs !== false) await completeAccountBocs(lite, store, blockIdOf(r.blocks[0]!), r.accountStates, { ...options, cache: bocCache });
+      traceRows.push(...traces.add({ mcSeqno: batch.mcSeqno, transactions: r.transactions, messages: r.messages }));
+      rows.push(r);
+    }
     const insertStarted = performance.now();
-    await insertBlockRows(store, rows);
-    await insertTraceRows(store, traceRows);
-    await setCheckpoint(store, name, seqno);
+    await insertBlockRows(store, concatRows(rows));
+    await insertTraceRows(store, latestTraceRows(traceRows));
+    await setCheckpoint(store, name, group.at(-1)!.mcSeqno);
     const insertSeconds = (performance.now() - insertStarted) / 1000;
-    result.last = seqno;
-    result.tops = batch.tops;
-    result.blocks += rows.blocks.length;
-    result.transactions += rows.transactions.length;
-    if (options.onProgress || options.onStored) {
+    for (const [i, batch] of group.entries()) {
+      const r = rows[i]!;
+      result.last = batch.mcSeqno;
+      result.tops = batch.tops;
+      result.blocks += r.blocks.length;
+      result.transactions += r.transactions.length;
+      if (!options.onProgress && !options.onStored) continue;
       const secs = Math.max((performance.now() - started) / 1000, 1e-3);
       const progress: IndexProgress = {
-        mcSeqno: seqno,
-        blocks: rows.blocks.length,
-        transactions: rows.transactions.length,
+        mcSeqno: batch.mcSeqno,
+        blocks: r.blocks.length,
+        transactions: r.transactions.length,
         totalBlocks: result.blocks,
         totalTransactions: result.transactions,
         blocksPerSec: result.blocks / secs,
@@ -154,22 +208,23 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
       };
       options.onProgress?.(progress);
       await options.onStored?.({
-        mcSeqno: seqno,
+        mcSeqno: batch.mcSeqno,
         genUtime: batch.genUtime,
-        blocks: rows.blocks,
-        transactions: rows.transactions.length,
+        blocks: r.blocks,
+        transactions: r.transactions.length,
         headSeqno: to,
         progress,
         rows: {
-          blocks: rows.blocks.length,
-          transactions: rows.transactions.length,
-          messages: rows.messages.length,
-          message_contents: rows.contents.length,
-          account_states: rows.accountStates.length,
-          shard_state: rows.shardState?.length ?? 0,
-          traces: traceRows.length,
+          blocks: r.blocks.length,
+          transactions: r.transactions.length,
+          messages: r.messages.length,
+          message_contents: r.contents.length,
+          account_states: r.accountStates.length,
+          shard_state: r.shardState?.length ?? 0,
+          traces: i === group.length - 1 ? latestTraceRows(traceRows).length : 0,
         },
-        insertSeconds,
+        // the group's inserts, shared by its blocks
+        insertSeconds: insertSeconds / group.length,
       });
     }
     if (options.signal?.aborted) break;

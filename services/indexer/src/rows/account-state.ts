@@ -93,9 +93,13 @@ export function accountStateRows(block: Pick<BlockView, "info" | "stateUpdate" |
 export type AccountStateBase = Pick<AccountStateRow, "account" | "last_trans_hash" | "last_trans_lt" | "timestamp">;
 
 function nonexist(hash: string, base: AccountStateBase): AccountStateRow {
+  // an explicit literal, not a spread (rows/message.ts messageRow says why)
   return {
     hash,
-    ...base,
+    account: base.account,
+    last_trans_hash: base.last_trans_hash,
+    last_trans_lt: base.last_trans_lt,
+    timestamp: base.timestamp,
     balance: "0",
     balance_extra_currencies: {},
     account_status: "nonexist",
@@ -128,7 +132,10 @@ export function accountRow(cell: Cell, base: AccountStateBase): AccountStateRow 
   }
   return {
     hash,
-    ...base,
+    account: base.account,
+    last_trans_hash: base.last_trans_hash,
+    last_trans_lt: base.last_trans_lt,
+    timestamp: base.timestamp,
     balance: acc.storage.balance.coins.toString(),
     balance_extra_currencies: extraCurrencies(acc.storage.balance),
     account_status: status,

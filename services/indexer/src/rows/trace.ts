@@ -85,7 +85,7 @@ export class TraceAssembler {
       const live = this.live.get(id)!;
       const r = live.row;
       if (r.state !== "broken") r.state = r.pending_messages > 0 ? "pending" : "complete";
-      out.push({ ...r });
+      out.push(Object.assign({}, r));
       if (r.pending_messages === 0) this.live.delete(id);
     }
     return out;

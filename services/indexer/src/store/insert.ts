@@ -26,7 +26,8 @@ export const INSERT_BATCH_ROWS = 50_000;
 type TransactionRecord = Omit<TransactionRow, "description"> & { description: string };
 
 function transactionRecord(row: TransactionRow): TransactionRecord {
-  return { ...row, description: JSON.stringify(row.description) };
+  // Object.assign, not a spread: V8's spread of a row this wide is ~30 µs (rows/message.ts)
+  return Object.assign({}, row, { description: JSON.stringify(row.description) });
 }
 
 async function insertRows<T>(store: Store, table: string, rows: readonly T[]): Promise<void> {

@@ -13,8 +13,22 @@ export type TraceRecord = Omit<TraceRow, "pending_messages" | "messages" | "tran
 };
 
 export function traceRecord(r: TraceRow): TraceRecord {
-  const { pending_messages, messages, transactions, ...rest } = r;
-  return { ...rest, pending_edges: pending_messages, edges: messages, nodes: transactions };
+  // explicit fields, not a rest/spread copy (rows/message.ts messageRow says why)
+  return {
+    trace_id: r.trace_id,
+    external_hash: r.external_hash,
+    external_hash_norm: r.external_hash_norm,
+    mc_seqno_start: r.mc_seqno_start,
+    mc_seqno_end: r.mc_seqno_end,
+    start_lt: r.start_lt,
+    start_utime: r.start_utime,
+    end_lt: r.end_lt,
+    end_utime: r.end_utime,
+    state: r.state,
+    pending_edges: r.pending_messages,
+    edges: r.messages,
+    nodes: r.transactions,
+  };
 }
 
 export async function insertTraceRows(store: Store, rows: readonly TraceRow[]): Promise<void> {
