@@ -5,7 +5,7 @@
 //  2. The chain served by `tongate localnet --data-dir` in a child process (it replays the journal).
 //  3. Parse-only: every block fetched into memory first, then parsed by the same worker pool.
 //  4. Ingest: indexRange from the liteserver into a fresh chDB directory.
-//   npm run bench:indexer-ingest   (BENCH_TX=100000, BENCH_WALLETS=400, BENCH_PARSE_WORKERS=cores, BENCH_PREFETCH=4)
+//   npm run bench:indexer-ingest   (BENCH_TX=100000, BENCH_WALLETS=400, BENCH_PARSE_WORKERS=cores, BENCH_PREFETCH=16)
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -25,7 +25,7 @@ const TX = Number(process.env.BENCH_TX ?? 100_000);
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 400);
 const SEED = "bench-indexer-ingest";
 const PARSE_WORKERS = Number(process.env.BENCH_PARSE_WORKERS ?? os.availableParallelism());
-const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 4);
+const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 16);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const chainDir = join(root, "bench", ".cache", `indexer-chain-w${WALLETS}-tx${TX}`);
 const doneFile = join(chainDir, "complete.json");

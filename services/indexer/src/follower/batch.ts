@@ -13,7 +13,7 @@ export interface FetchOptions {
   timeoutMs?: number;
   /** block → rows (default: on this thread; a ParsePool's `parse` runs it in worker threads) */
   parse?: BlockParser;
-  /** masterchain batches fetched and parsed ahead of the one being inserted (indexRange; default 4) */
+  /** masterchain batches fetched and parsed ahead of the one being inserted (indexRange; default 16) */
   prefetch?: number;
 }
 

@@ -101,7 +101,10 @@ interface Ahead {
  * up, the batches already fetched are stored together: each INSERT has a fixed cost (a part per
  * table and view), which at one masterchain block per insert was most of the ingest time.
  */
-export const MAX_GROUP_TRANSACTIONS = 20_000;
+export const MAX_GROUP_TRANSACTIONS = 50_000;
+
+/** Masterchain batches fetched and parsed ahead (catching up: also the most one group stores). */
+export const DEFAULT_PREFETCH = 16;
 
 const txCount = (b: McBatch): number => b.blocks.reduce((n, r) => n + r.transactions.length, 0);
 
@@ -152,7 +155,7 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
   let nextSeqno = from;
   let lastTops: readonly ShardTopRow[] | Promise<readonly ShardTopRow[]> = result.tops;
   const prefetch = (): void => {
-    while (ahead.length < Math.max(1, options.prefetch ?? 4) && nextSeqno <= to && !options.signal?.aborted) {
+    while (ahead.length < Math.max(1, options.prefetch ?? DEFAULT_PREFETCH) && nextSeqno <= to && !options.signal?.aborted) {
       const b = startMcBatch(lite, nextSeqno++, lastTops, options);
       lastTops = b.tops;
       const entry: Ahead = { batch: b.batch };

@@ -51,6 +51,11 @@ export const STORE_SETTINGS: ClickHouseSettings = {
   date_time_output_format: "simple",
   // a row field without a column is an error (rows and tables must agree)
   input_format_skip_unknown_fields: 0,
+  // a JSON object for a String column is stored as its JSON text (transactions.description)
+  input_format_json_read_objects_as_strings: 1,
+  // one thread parses an insert's rows: the parallel parser split a batch's JSON across threads at
+  // twice the CPU, which the block parser needs more (bench:indexer-ingest)
+  input_format_parallel_parsing: 0,
   // chDB and a server both wait for the insert to be written
   async_insert: 0,
   wait_end_of_query: 1,
