@@ -2,7 +2,9 @@
 // deploys, bounces off masterchain accounts, i.e. traces over several blocks) is indexed once
 // without interruption, and once by a real child process killed with SIGKILL at random moments
 // (seeded; during startup, migrations, inserts, checkpoints) at least 10 times and restarted each
-// time until it completes. Every table of both chDB directories, read with FINAL and ordered, is
+// time until it completes. `--prefetch 2`: groups of at most 2 masterchain blocks per insert, so
+// that a run lasts long enough for its kills (all 16 default batches of this chain would be one
+// group, stored in one go). Every table of both chDB directories, read with FINAL and ordered, is
 // the same (the checkpoint and migration rows apart from their timestamps).
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -72,7 +74,7 @@ type Kill = { blocks: number; ms: number };
 /** `tongate index --to head` into `db`; killed with SIGKILL as `kill` says unless done by then. */
 function index(db: string, kill?: Kill): Promise<Run> {
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, "index", "--global-config", globalConfig, "--to", String(head), "--index-dir", db, "--parse-workers", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "index", "--global-config", globalConfig, "--to", String(head), "--index-dir", db, "--parse-workers", "0", "--prefetch", "2"], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   let timer: NodeJS.Timeout | undefined;

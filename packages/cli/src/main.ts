@@ -35,6 +35,8 @@ import {
   migrate,
   openStore,
   parsePoolOf,
+  prefetchOf,
+  prefetchOptionSpec,
   seqnoOption,
   type StoredMcBlock,
 } from "@tongate/indexer";
@@ -162,6 +164,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       { name: "network-name", description: "the <network> of event subjects tongate.<network>.blocks.indexed (default: --network, or custom with --global-config)" },
       { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics and /healthz (default: off)" },
       { name: "parse-workers", default: String(Math.max(1, availableParallelism() - 1)), description: "worker threads parsing blocks ahead of the inserts (0: parse on the main thread)" },
+      prefetchOptionSpec,
       ...common,
     ],
     run: (o, log) => runIndexer(o, log.child({ service: "indexer" })),
@@ -198,6 +201,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
   const parser = parsePoolOf(o);
   if (parser) resources.push(parser);
   const parse = parser?.parse;
+  const prefetch = prefetchOf(o);
   const close = async () => {
     for (const r of resources.reverse()) await r.close();
   };
@@ -228,6 +232,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
         from: seqno("from"),
         to,
         parse,
+        prefetch,
         onProgress: (p) => log.info(p, "indexed"),
         onStored: (b) => onStored({ ...b, headSeqno: Math.max(head, b.mcSeqno) }),
       });
@@ -240,6 +245,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
       from: seqno("from"),
       signal: stop.signal,
       parse,
+      prefetch,
       onStored,
       log: (line, p) => log.info(p, line),
       onError: (err) => (metrics.failed(err), log.warn({ err }, "indexing failed; retrying")),

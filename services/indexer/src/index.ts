@@ -13,6 +13,6 @@ export type * from "./rows/types.js";
 export * from "./follower/index.js";
 export { insertTraceRows, restoreTraceAssembler, traceRecord, type TraceRecord } from "./store/traces.js";
 export { indexService, indexImpl } from "./api/service.js";
-export { eventNetworkOf, indexOptions, parsePoolOf, seqnoOption } from "./options.js";
+export { eventNetworkOf, indexOptions, parsePoolOf, prefetchOf, prefetchOptionSpec, seqnoOption } from "./options.js";
 export * from "./events.js";
 export { IndexerMetrics } from "./metrics.js";

@@ -1,6 +1,7 @@
 // The indexer's command-line values, read the same way by its two hosts: `tongate index`
 // (packages/cli) and the indexer service inside `start`/`serve`/`gateway` (api/service.ts).
 import { ConfigError, type OptionSpec } from "@tongate/runtime";
+import { DEFAULT_PREFETCH } from "./follower/index-range.js";
 import { ParsePool } from "./follower/parse-pool.js";
 
 /** Options of the indexer where it runs inside `tongate start`, `serve` or `gateway`. */
@@ -17,6 +18,20 @@ export function seqnoOption(o: Record<string, unknown>, name: string): number | 
   if (o[name] === undefined) return undefined;
   const n = Number(o[name]);
   if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`--${name} ${String(o[name])} is not a masterchain seqno (an integer ≥ 1)`);
+  return n;
+}
+
+/** `tongate index --prefetch`: masterchain batches fetched and parsed ahead, also the most one group of inserts stores. */
+export const prefetchOptionSpec: OptionSpec = {
+  name: "prefetch",
+  default: String(DEFAULT_PREFETCH),
+  description: "masterchain blocks fetched and parsed ahead of the inserts; while catching up, those ready are stored together",
+};
+
+/** --prefetch as a number (1..256). */
+export function prefetchOf(o: Record<string, unknown>): number {
+  const n = Number(o.prefetch ?? DEFAULT_PREFETCH);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new ConfigError(`--prefetch ${String(o.prefetch)}: expected 1..256`);
   return n;
 }
 
