@@ -28,7 +28,8 @@ export interface McBatch {
 
 const fromB64 = (s: string): Buffer => Buffer.from(s, "base64");
 
-function idOf(r: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): BlockIdExt {
+/** The block id of a row naming a block (a block row, a shard top, a prev block ref). */
+export function blockIdOf(r: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): BlockIdExt {
   return { workchain: r.workchain, shard: BigInt(r.shard), seqno: r.seqno, root_hash: fromB64(r.root_hash), file_hash: fromB64(r.file_hash) };
 }
 
@@ -93,14 +94,14 @@ async function walkShardBlocks(lite: LiteClient, seqno: number, tops: readonly S
     seen.add(key);
     return true;
   };
-  let frontier: BlockIdExt[] = tops.filter(admit).map(idOf);
+  let frontier: BlockIdExt[] = tops.filter(admit).map(blockIdOf);
   while (frontier.length > 0) {
     const next: BlockIdExt[] = [];
     for (let i = 0; i < frontier.length; i += concurrency) {
       const level = await Promise.all(frontier.slice(i, i + concurrency).map(rowsOf));
       for (const rows of level) {
         shardRows.push(rows);
-        for (const p of rows.blocks[0]!.prev_blocks as PrevBlockRef[]) if (admit(p)) next.push(idOf(p));
+        for (const p of rows.blocks[0]!.prev_blocks as PrevBlockRef[]) if (admit(p)) next.push(blockIdOf(p));
       }
     }
     if (seen.size > maxShardBlocks) throw new Error(`masterchain block ${seqno}: more than ${maxShardBlocks} new shard blocks — the previous shard tops are not on their prev chains`);

@@ -8,8 +8,8 @@ import { getCheckpoint, insertBlockRows, setCheckpoint, type StoreRows } from ".
 import { AccountBocCache, completeAccountBocs } from "./account-bocs.js";
 import { insertTraceRows, restoreTraceAssembler } from "../store/traces.js";
 import type { Store } from "../store/store.js";
-import { type FetchOptions, type McBatch, masterchainTops, startMcBatch } from "./batch.js";
-import { type BlockIdExt, type LiteClient, masterchainHead } from "./lite.js";
+import { type FetchOptions, type McBatch, blockIdOf, masterchainTops, startMcBatch } from "./batch.js";
+import { type LiteClient, masterchainHead } from "./lite.js";
 
 /** Checkpoint name of the chain follower. */
 export const FOLLOWER_CHECKPOINT = "follower";
@@ -80,15 +80,6 @@ export interface IndexRangeResult {
   /** the trace state after `last`, to pass to the next call (undefined: the range was empty and none was given) */
   traces: TraceAssembler | undefined;
 }
-
-/** The block id of a stored block row. */
-const blockIdOf = (b: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): BlockIdExt => ({
-  workchain: b.workchain,
-  shard: BigInt(b.shard),
-  seqno: b.seqno,
-  root_hash: Buffer.from(b.root_hash, "base64"),
-  file_hash: Buffer.from(b.file_hash, "base64"),
-});
 
 /** A masterchain batch being fetched and parsed; `ready` once it is. */
 interface Ahead {
@@ -185,9 +176,10 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
       traceRows.push(...traces.add({ mcSeqno: batch.mcSeqno, transactions: r.transactions, messages: r.messages }));
       rows.push(r);
     }
+    const traceLatest = latestTraceRows(traceRows);
     const insertStarted = performance.now();
     await insertBlockRows(store, concatRows(rows));
-    await insertTraceRows(store, latestTraceRows(traceRows));
+    await insertTraceRows(store, traceLatest);
     await setCheckpoint(store, name, group.at(-1)!.mcSeqno);
     const insertSeconds = (performance.now() - insertStarted) / 1000;
     for (const [i, batch] of group.entries()) {
@@ -224,7 +216,7 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
           message_contents: r.contents.length,
           account_states: r.accountStates.length,
           shard_state: r.shardState?.length ?? 0,
-          traces: i === group.length - 1 ? latestTraceRows(traceRows).length : 0,
+          traces: i === group.length - 1 ? traceLatest.length : 0,
         },
         // the group's inserts, shared by its blocks
         insertSeconds: insertSeconds / group.length,
