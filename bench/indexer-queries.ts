@@ -32,31 +32,79 @@ const shape = Object.values(fixture.traces[0].transactions)[1] as { description:
 const account = (expr: string) => `concat('0:', upper(hex(SHA256(toString(${expr})))))`;
 const hash = (tag: string, expr: string) => `base64Encode(SHA256(concat('${tag}', toString(${expr}))))`;
 
+// tx i: account a = i % A, its r-th transaction (r = i / A) at lt 1,000,000 + 1,000 r. It receives
+// the message account a + 1 sent in its previous transaction (round r − 1; in round 0 a message
+// whose sender is not indexed) and sends one to account a − 1, received in round r + 1.
+const A = "{accounts:UInt64}";
+const inMsg = {
+  hash: hash("out", `toInt64(i) - ${A} + 1 - if(i % ${A} = ${A} - 1, ${A}, 0)`),
+  source: account(`(i + 1) % ${A}`),
+  destination: "acc",
+  createdLt: "tx_lt - 999",
+};
+const outMsg = { hash: hash("out", "i"), source: "acc", destination: account(`(i + ${A} - 1) % ${A}`), createdLt: "tx_lt + 1" };
+type Msg = typeof outMsg;
+
+/** The JSON of one message row as the indexer stores it with its transaction (migrations/0004). */
+function messageJson(dirn: "in" | "out", m: Msg): string {
+  // [field, SQL expression, quoted?] — hashes, addresses and 64/128-bit numbers are JSON strings
+  const fields: [string, string, boolean][] = [
+    ["msg_hash", m.hash, true],
+    ["direction", `'${dirn}'`, true],
+    ["tx_hash", hash("tx", "i"), true],
+    ["tx_lt", "toString(tx_lt)", true],
+    ["source", m.source, true],
+    ["destination", m.destination, true],
+    ["value", "'136810398'", true],
+    ["value_extra_currencies", "'{}'", false],
+    ["fwd_fee", "'266669'", true],
+    ["ihr_fee", "'0'", true],
+    ["extra_flags", "'0'", true],
+    ["created_lt", `toString(${m.createdLt})`, true],
+    ["created_at", "toString(1700000000 + intDiv(i, 10))", false],
+    ["opcode", "'-718113061'", false],
+    ["ihr_disabled", "'true'", false],
+    ["bounce", "'false'", false],
+    ["bounced", "'false'", false],
+    ["import_fee", "'null'", false],
+    ["body_hash", "'body'", true],
+    ["init_state_hash", "'null'", false],
+    ["hash_norm", "'null'", false],
+  ];
+  return `concat('{', ${fields.map(([k, v, q], n) => `'${n ? "," : ""}"${k}":${q ? '"' : ""}', ${v}${q ? `, '"'` : ""}`).join(", ")}, '}')`;
+}
+
+/** The JSON of the state a transaction shows (TransactionRow.states) for account state `expr` (its hash and balance). */
+function stateJson(expr: string): string {
+  return `concat('{"hash":"', ${hash("st", expr)}, '","balance":"', toString(636389580305 + ${expr}), '","balance_extra_currencies":{},"account_status":"active","frozen_hash":null,"code_hash":"EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=","data_hash":"', ${hash("data", expr)}, '"}')`;
+}
+
 async function synthesize(store: Store): Promise<void> {
   const c = store.client;
   const started = performance.now();
   const params = { n: TX, accounts: ACCOUNTS, description: JSON.stringify(shape.description), body: shape.in_msg.message_content.body };
-  // tx i: account i % A, its (i / A)-th transaction; in message from the next account, out message to the previous one
-  const cols = `number AS i, ${account("i % {accounts:UInt64}")} AS acc, toUInt64(1000000 + intDiv(i, {accounts:UInt64}) * 1000) AS tx_lt`;
+  const cols = `number AS i, ${account(`i % ${A}`)} AS acc, toUInt64(1000000 + intDiv(i, ${A}) * 1000) AS tx_lt`;
   await c.command({
     query: `INSERT INTO transactions (account, lt, hash, prev_trans_hash, prev_trans_lt, now, mc_seqno, block_workchain, block_shard, block_seqno,
               orig_status, end_status, total_fees, total_fees_extra_currencies, account_state_hash_before, account_state_hash_after,
-              description, in_msg_hash, out_msg_hashes, trace_id)
-            SELECT acc, tx_lt, ${hash("tx", "i")}, ${hash("tx", "i - {accounts:UInt64}")}, tx_lt - 1000, toUInt32(1700000000 + intDiv(i, 10)),
+              description, in_msg_hash, out_msg_hashes, trace_id, messages, states)
+            SELECT acc, tx_lt, ${hash("tx", "i")}, ${hash("tx", `i - ${A}`)}, tx_lt - 1000, toUInt32(1700000000 + intDiv(i, 10)),
               toUInt32(intDiv(i, 100) + 1), 0, toInt64(-9223372036854775808), toUInt32(intDiv(i, 100) + 1), 'active', 'active', 230801, map(),
-              ${hash("st", "i - {accounts:UInt64}")}, ${hash("st", "i")}, {description:String}, ${hash("in", "i")}, [${hash("out", "i")}], ${hash("tx", "i")}
+              ${hash("st", `i - ${A}`)}, ${hash("st", "i")}, {description:String}, ${inMsg.hash}, [${outMsg.hash}], ${hash("tx", "i")},
+              concat('[', ${messageJson("in", inMsg)}, ',', ${messageJson("out", outMsg)}, ']'),
+              concat('[', ${stateJson(`toInt64(i) - ${A}`)}, ',', ${stateJson("i")}, ']')
             FROM (SELECT ${cols} FROM numbers({n:UInt64}))`,
     query_params: params,
   });
-  for (const [dirn, msg, src, dst] of [
-    ["in", "in", account("(i + 1) % {accounts:UInt64}"), "acc"],
-    ["out", "out", "acc", account("(i + {accounts:UInt64} - 1) % {accounts:UInt64}")],
+  for (const [dirn, m] of [
+    ["in", inMsg],
+    ["out", outMsg],
   ] as const) {
     await c.command({
       query: `INSERT INTO messages (msg_hash, direction, tx_hash, tx_lt, source, destination, value, value_extra_currencies, fwd_fee, ihr_fee, extra_flags,
                 created_lt, created_at, opcode, ihr_disabled, bounce, bounced, import_fee, body_hash, init_state_hash, hash_norm)
-              SELECT ${hash(msg, "i")}, '${dirn}', ${hash("tx", "i")}, tx_lt, ${src}, ${dst}, 136810398, map(), 266669, 0, 0,
-                tx_lt - ${dirn === "in" ? 1 : -1}, toUInt32(1700000000 + intDiv(i, 10)), -718113061, true, false, false, NULL, 'body', NULL, NULL
+              SELECT ${m.hash}, '${dirn}', ${hash("tx", "i")}, tx_lt, ${m.source}, ${m.destination}, 136810398, map(), 266669, 0, 0,
+                ${m.createdLt}, toUInt32(1700000000 + intDiv(i, 10)), -718113061, true, false, false, NULL, 'body', NULL, NULL
               FROM (SELECT ${cols} FROM numbers({n:UInt64}))`,
       query_params: params,
     });

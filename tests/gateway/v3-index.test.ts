@@ -203,6 +203,11 @@ describe("transactions and messages", () => {
     const toBob = messages.find((m: any) => m.destination === raw(bob));
     expect(toBob.in_msg_tx_hash).toBeTruthy();
     expect(toBob.out_msg_tx_hash).toBeTruthy();
+    // the source page (its rows from the sending transactions, migrations/0004) says what the
+    // message table says by hash: same objects, both transaction sides
+    const byHash = await v3(`messages?${messages.map((m: any) => `msg_hash=${encodeURIComponent(m.hash)}`).join("&")}&limit=100`);
+    const sorted = (list: any[]) => [...list].sort((a, b) => (a.hash < b.hash ? -1 : 1));
+    expect(sorted(messages)).toEqual(sorted(byHash.messages));
     const ext = await v3(`messages?source=null&destination=${sender.address.toString()}&limit=100`);
     expect(ext.messages.length).toBe(4);
     for (const m of ext.messages) {

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
 import { type IndexProgress, type LiteClient, ParsePool, type Store, followChain, getCheckpoint, indexRange, migrate, openStore } from "../src/index.js";
+import { transactionState } from "../src/rows/account-state.js";
+import type { AccountStateRow, TransactionStateRow } from "../src/rows/types.js";
 
 let net: Localnet;
 let pool: LiteserverPool;
@@ -100,6 +102,34 @@ describe("chain follower on a localnet", () => {
     expect(r).toMatchObject({ from: 1, last: head });
     expect(recorded(head).txs.size).toBeGreaterThanOrEqual(10);
     await expectIndexed(head);
+  });
+
+  it("the states stored with each transaction are its block's account states (before its first, after its last transaction)", async () => {
+    const rs = await store.client.query({
+      query: "SELECT account, lt, hash, account_state_hash_before AS before, account_state_hash_after AS after, states FROM transactions FINAL ORDER BY account, lt",
+      format: "JSONEachRow",
+    });
+    const txs = await rs.json<{ account: string; lt: string; hash: string; before: string; after: string; states: string }>();
+    const stored = await (await store.client.query({ query: "SELECT * FROM account_states FINAL", format: "JSONEachRow" })).json<AccountStateRow>();
+    const byHash = new Map(stored.map((r) => [r.hash, r]));
+    let embedded = 0;
+    for (const [i, t] of txs.entries()) {
+      const states = JSON.parse(t.states) as TransactionStateRow[];
+      for (const st of states) {
+        expect([t.before, t.after], t.hash).toContain(st.hash);
+        // the same fields as the stored state of that hash (the first block's before-states are not stored)
+        const row = byHash.get(st.hash);
+        if (row) expect(st, t.hash).toEqual(transactionState(row));
+      }
+      embedded += states.length;
+      // every state a lookup would find is there: the after-state of the account's last transaction of
+      // a block, and the before-state of its first (= the after-state of its previous transaction)
+      const own = new Set(states.map((x) => x.hash));
+      if (byHash.get(t.after)?.last_trans_hash === t.hash) expect(own.has(t.after), `${t.hash} after`).toBe(true);
+      const prev = txs[i - 1];
+      if (prev?.account === t.account && byHash.get(t.before)?.last_trans_hash === prev.hash) expect(own.has(t.before), `${t.hash} before`).toBe(true);
+    }
+    expect(embedded).toBeGreaterThanOrEqual(txs.length);
   });
 
   it("indexing the same range again changes no count", async () => {

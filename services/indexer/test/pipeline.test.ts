@@ -40,8 +40,11 @@ describe("fixture blocks → rows → chDB → read back", () => {
     for (const t of txs.slice(0, 60)) {
       const [got] = await transactionsByHash(store, t.hash);
       expect(got, t.hash).toBeDefined();
-      const { description, ...rest } = got!;
-      expect({ ...rest, description: JSON.parse(description) as unknown }).toEqual(t);
+      const { description, messages, states, ...rest } = got!;
+      expect({ ...rest, description: JSON.parse(description) as unknown, states: JSON.parse(states!) as unknown }).toEqual(t);
+      // its message rows stored with it (migrations/0004): the in message first, then the out ones
+      const own = all.flatMap((r) => r.messages).filter((m) => m.tx_hash === t.hash);
+      expect(JSON.parse(messages!) as unknown).toEqual(own);
     }
   });
 

@@ -52,6 +52,7 @@ function blockRows(): StoreRows {
     block_workchain: 0, block_shard: shard, block_seqno: 100, orig_status: "active" as const, end_status: "active" as const,
     total_fees: MAX_U64, total_fees_extra_currencies: { "239": BIG_COINS }, account_state_hash_before: h(10),
     account_state_hash_after: h(11), description, in_msg_hash: inMsg, out_msg_hashes: outs, trace_id: h(20),
+    states: [{ hash: h(11), balance: BIG_COINS, balance_extra_currencies: { "239": BIG_COINS }, account_status: "active" as const, frozen_hash: null, code_hash: h(12), data_hash: h(13) }],
   });
   const msg = (msg_hash: string, tx_hash: string, tx_lt: string, direction: "in" | "out", source: string | null, destination: string | null, created_lt: string | null) => ({
     msg_hash, tx_hash, tx_lt, direction, source, destination, value: source ? BIG_COINS : null, value_extra_currencies: {},

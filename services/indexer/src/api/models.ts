@@ -15,7 +15,7 @@ import {
   TransactionDescrSchema,
   TransactionSchema,
 } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
-import type { AccountStateRow, BlockRow, MessageRow, PrevBlockRef } from "../rows/types.js";
+import type { BlockRow, MessageRow, PrevBlockRef, TransactionStateRow } from "../rows/types.js";
 import type { StoredTransaction } from "../store/queries.js";
 import { opcodeHex, shardHex } from "./params.js";
 
@@ -88,7 +88,7 @@ export function messageOf(r: MessageRow, contents: ReadonlyMap<string, string>):
 }
 
 /** The state summary a transaction shows for before/after (no BoCs). */
-export function transactionStateOf(hash: string, s: AccountStateRow | undefined): TransactionAccountState {
+export function transactionStateOf(hash: string, s: TransactionStateRow | undefined): TransactionAccountState {
   if (!s) return create(TransactionAccountStateSchema, { hash });
   return create(TransactionAccountStateSchema, {
     hash,
@@ -105,7 +105,7 @@ export interface TransactionParts {
   /** messages by `${msg_hash}:${direction}:${tx_hash}` */
   messages: ReadonlyMap<string, MessageRow>;
   contents: ReadonlyMap<string, string>;
-  states: ReadonlyMap<string, AccountStateRow>;
+  states: ReadonlyMap<string, TransactionStateRow>;
 }
 
 export const messageKey = (msgHash: string, direction: "in" | "out", txHash: string): string => `${msgHash}:${direction}:${txHash}`;

@@ -14,7 +14,7 @@ import { type Cell, CellType, loadAccount } from "@ton/core";
 import { accountNoneCell } from "@tongate/block";
 import type { BlockView } from "./block-view.js";
 import { findLeaf, skipCurrencyCollection } from "./hashmap.js";
-import type { AccountStateRow, AccountStatus, TransactionRow } from "./types.js";
+import type { AccountStateRow, AccountStatus, TransactionRow, TransactionStateRow } from "./types.js";
 import { b64, b64Big, bocB64, extraCurrencies, rawAddress } from "./util.js";
 
 const SHARD_STATE_UNSPLIT = 0x9023afe2;
@@ -35,7 +35,17 @@ function complete(c: Cell): boolean {
  */
 function newShardAccounts(update: Cell): Cell | null {
   if (update.type !== CellType.MerkleUpdate || update.refs.length !== 2) return null;
-  const state = update.refs[1];
+  return shardAccountsOf(update.refs[1]);
+}
+
+/** The old state's ShardAccounts of a block's MERKLE_UPDATE (the accounts as they were before the block). */
+function oldShardAccounts(update: Cell): Cell | null {
+  if (update.type !== CellType.MerkleUpdate || update.refs.length !== 2) return null;
+  return shardAccountsOf(update.refs[0]);
+}
+
+/** The ShardAccounts root of a ShardStateUnsplit cell of a Merkle update, or null. */
+function shardAccountsOf(state: Cell): Cell | null {
   if (state.type !== CellType.Ordinary || state.refs.length < 2 || state.refs[1].type !== CellType.Ordinary) return null;
   if (state.beginParse().loadUint(32) !== SHARD_STATE_UNSPLIT) return null;
   const s = state.refs[1].beginParse();
@@ -90,6 +100,52 @@ export function accountStateRows(block: Pick<BlockView, "info" | "stateUpdate" |
   return out;
 }
 
+/**
+ * Sets `states` on a block's transactions (ordered by account, then lt): the account's state before
+ * its first transaction in the block (the old side of the block's Merkle update) and after its last
+ * one (`after`, the block's account state rows). These are all the states a block determines: a
+ * state between two transactions of one account in the block is known by its hash only. Stored with
+ * the transaction, they save a page of transactions the lookup in `account_states`.
+ */
+export function setTransactionStates(block: Pick<BlockView, "stateUpdate">, txs: readonly TransactionRow[], after: readonly AccountStateRow[]): void {
+  const afterByHash = new Map(after.map((r) => [r.hash, r]));
+  let old: Cell | null | undefined;
+  for (let i = 0; i < txs.length; i++) {
+    const t = txs[i]!;
+    const states: TransactionStateRow[] = [];
+    if (i === 0 || txs[i - 1]!.account !== t.account) {
+      if (old === undefined) old = oldShardAccounts(block.stateUpdate);
+      const before = stateBefore(old, t);
+      if (before) states.push(before);
+    }
+    const a = afterByHash.get(t.account_state_hash_after);
+    if (a && a.last_trans_hash === t.hash) states.push(transactionState(a));
+    t.states = states;
+  }
+}
+
+/** The account's state before the block, when the old state has it with the hash `t` names. */
+function stateBefore(old: Cell | null, t: TransactionRow): TransactionStateRow | null {
+  const base = { account: t.account, last_trans_hash: null, last_trans_lt: null, timestamp: 0 };
+  if (t.account_state_hash_before === b64(NONE_HASH)) return transactionState(nonexist(t.account_state_hash_before, base));
+  const cell = accountCell(old, Buffer.from(t.account.slice(t.account.indexOf(":") + 1), "hex"));
+  if (!cell || cell.type !== CellType.Ordinary || b64(hash0(cell)) !== t.account_state_hash_before) return null;
+  return transactionState(accountRow(cell, base, false));
+}
+
+/** The fields of an account state a transaction object shows (an explicit literal: rows/message.ts). */
+export function transactionState(r: AccountStateRow): TransactionStateRow {
+  return {
+    hash: r.hash,
+    balance: r.balance,
+    balance_extra_currencies: r.balance_extra_currencies,
+    account_status: r.account_status,
+    frozen_hash: r.frozen_hash,
+    code_hash: r.code_hash,
+    data_hash: r.data_hash,
+  };
+}
+
 export type AccountStateBase = Pick<AccountStateRow, "account" | "last_trans_hash" | "last_trans_lt" | "timestamp">;
 
 function nonexist(hash: string, base: AccountStateBase): AccountStateRow {
@@ -111,8 +167,11 @@ function nonexist(hash: string, base: AccountStateBase): AccountStateRow {
   };
 }
 
-/** An Account cell (complete, or with pruned branches from a Merkle update) → AccountStateRow. */
-export function accountRow(cell: Cell, base: AccountStateBase): AccountStateRow {
+/**
+ * An Account cell (complete, or with pruned branches from a Merkle update) → AccountStateRow;
+ * `bocs` false leaves the code/data BoCs out (null) without serialising them.
+ */
+export function accountRow(cell: Cell, base: AccountStateBase, bocs = true): AccountStateRow {
   const hash = b64(hash0(cell));
   const s = cell.beginParse();
   if (!s.loadBit()) return nonexist(hash, base);
@@ -142,7 +201,7 @@ export function accountRow(cell: Cell, base: AccountStateBase): AccountStateRow 
     frozen_hash,
     code_hash: code ? b64(hash0(code)) : null,
     data_hash: data ? b64(hash0(data)) : null,
-    code_boc: code && complete(code) ? bocB64(code) : null,
-    data_boc: data && complete(data) ? bocB64(data) : null,
+    code_boc: bocs && code && complete(code) ? bocB64(code) : null,
+    data_boc: bocs && data && complete(data) ? bocB64(data) : null,
   };
 }

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import type { Cell } from "@ton/core";
 import { shardIdOf } from "@tongate/block";
-import { accountStateRows } from "./account-state.js";
+import { accountStateRows, setTransactionStates } from "./account-state.js";
 import { blockRow, signedShard } from "./block.js";
 import { readBlock } from "./block-view.js";
 import { cellsFromBoc } from "./boc.js";
@@ -74,6 +74,7 @@ export function blockRowsAndTops(blockBoc: Buffer, ctx: BlockRowsContext): { row
     }),
   );
   rows.accountStates = accountStateRows(block, rows.transactions);
+  setTransactionStates(block, rows.transactions, rows.accountStates);
   return { rows, tops: masterchainShards(block) };
 }
 

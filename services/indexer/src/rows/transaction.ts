@@ -243,6 +243,7 @@ export function transactionRows(cell: Cell, ctx: TransactionContext): Transactio
     in_msg_hash: inMsg ? messages[0].msg_hash : null,
     out_msg_hashes: messages.filter((m) => m.direction === "out").map((m) => m.msg_hash),
     trace_id: null,
+    states: [],
   };
   return { transaction, messages, contents };
 }

@@ -173,7 +173,15 @@ export interface TransactionRow {
   out_msg_hashes: string[];
   /** hash of the root transaction of the trace; null until traces are assembled */
   trace_id: string | null;
+  /**
+   * the account states before/after this transaction that its block determines (before the
+   * account's first transaction in the block, after its last; rows/account-state.ts)
+   */
+  states: TransactionStateRow[];
 }
+
+/** An account state as a transaction object shows it (v3 account_state_before/after). */
+export type TransactionStateRow = Pick<AccountStateRow, "hash" | "balance" | "balance_extra_currencies" | "account_status" | "frozen_hash" | "code_hash" | "data_hash">;
 
 export interface MessageRow {
   msg_hash: string;

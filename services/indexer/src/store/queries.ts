@@ -7,10 +7,14 @@ import { select, type Store } from "./store.js";
  * A transaction as stored: the inserted row, with `description` still JSON text and the
  * statuses as the column's plain strings.
  */
-export type StoredTransaction = Omit<TransactionRow, "description" | "orig_status" | "end_status"> & {
+export type StoredTransaction = Omit<TransactionRow, "description" | "orig_status" | "end_status" | "states"> & {
   orig_status: string;
   end_status: string;
   description: string;
+  /** its message rows as a JSON array (migrations/0004; '' in rows stored before it) */
+  messages?: string;
+  /** the states its block determines as a JSON array (TransactionRow.states; '' before migrations/0004) */
+  states?: string;
 };
 
 /** A message as stored: exactly the inserted row. */

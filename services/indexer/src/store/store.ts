@@ -51,8 +51,9 @@ export const STORE_SETTINGS: ClickHouseSettings = {
   date_time_output_format: "simple",
   // a row field without a column is an error (rows and tables must agree)
   input_format_skip_unknown_fields: 0,
-  // a JSON object for a String column is stored as its JSON text (transactions.description)
+  // a JSON object or array for a String column is stored as its JSON text (transactions.description, .messages)
   input_format_json_read_objects_as_strings: 1,
+  input_format_json_read_arrays_as_strings: 1,
   // one thread parses an insert's rows: the parallel parser split a batch's JSON across threads at
   // twice the CPU, which the block parser needs more (bench:indexer-ingest)
   input_format_parallel_parsing: 0,

@@ -4,7 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import { type AddressBookRow, AddressBookRowSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { LruMap } from "@tongate/runtime";
 import { formatFriendly, walletByCodeHash } from "@tongate/ton";
-import type { AccountStateRow, MessageRow } from "../../rows/types.js";
+import type { AccountStateRow, MessageRow, TransactionStateRow } from "../../rows/types.js";
 import type { StoredTransaction } from "../../store/queries.js";
 import { select, type Store } from "../../store/store.js";
 import { messageKey, type TransactionParts } from "../models.js";
@@ -53,43 +53,62 @@ export class Where {
 }
 
 /**
- * Everything the transaction objects of these rows need: their messages, the bodies/StateInits of
- * those, the before/after account states, and the address book of every account and message
- * address. Each is a point lookup by key (embedded chDB runs one query at a time, so a subquery
- * that re-reads `messages` costs more than waiting for the messages).
+ * Everything the transaction objects of these rows need: their messages (stored with each row,
+ * migrations/0004), the bodies/StateInits of those, the before/after account states, and the
+ * address book of every account and message address. Each is a point lookup by key (embedded chDB
+ * runs one query at a time, so a subquery that re-reads a table costs more than waiting for it).
  */
 export async function transactionParts(store: Store, txs: readonly StoredTransaction[]): Promise<TransactionParts & { addressBook: Record<string, AddressBookRow> }> {
-  const msgHashes = new Set<string>();
+  if (!txs.length) return { messages: new Map(), contents: new Map(), states: new Map(), addressBook: {} };
+  // the states stored with each row (migrations/0004); rows stored before it look theirs up
+  const states = new Map<string, TransactionStateRow>();
   const stateHashes = new Set<string>();
   for (const t of txs) {
-    if (t.in_msg_hash !== null) msgHashes.add(t.in_msg_hash);
-    for (const h of t.out_msg_hashes) msgHashes.add(h);
-    stateHashes.add(t.account_state_hash_before);
-    stateHashes.add(t.account_state_hash_after);
+    if (t.states) {
+      for (const s of JSON.parse(t.states) as TransactionStateRow[]) states.set(s.hash, s);
+    } else {
+      stateHashes.add(t.account_state_hash_before);
+      stateHashes.add(t.account_state_hash_after);
+    }
   }
-  if (!txs.length) return { messages: new Map(), contents: new Map(), states: new Map(), addressBook: {} };
   const accounts = [...new Set(txs.map((t) => t.account))];
-  // by (transaction account, lt): one primary-key range per account of the page
-  const messages = msgHashes.size
-    ? await select<MessageRow>(
-        store,
-        `SELECT * EXCEPT tx_account FROM transaction_messages
-         WHERE tx_account IN {a:Array(String)} AND tx_lt IN {lt:Array(UInt64)} AND tx_hash IN {t:Array(String)} ${ONCE_BY.messages}`,
-        { a: accounts, lt: [...new Set(txs.map((t) => BigInt(t.lt)))], t: txs.map((t) => t.hash) },
-      )
-    : [];
+  const messages = await messagesOf(store, txs);
   // the contents and the address book by the keys the messages name (a point lookup each)
   const addresses = new Set<string>(accounts);
   for (const x of messages) for (const a of [x.source, x.destination]) if (a) addresses.add(a);
   const codes = cachedCodeHashes(store, [...addresses]);
-  const [{ states, codeRows }, contents] = await Promise.all([statesAndCodes(store, accounts, [...stateHashes], codes.missing), contentsOf(store, messages)]);
-  rememberCodeHashes(store, codes, codeRows);
+  const [looked, contents] = await Promise.all([statesAndCodes(store, accounts, [...stateHashes], codes.missing), contentsOf(store, messages)]);
+  rememberCodeHashes(store, codes, looked.codeRows);
+  for (const s of looked.states) states.set(s.hash, s);
   return {
     messages: new Map(messages.map((x) => [messageKey(x.msg_hash, x.direction, x.tx_hash), x])),
     contents,
-    states: new Map(states.map((x) => [x.hash, x])),
+    states,
     addressBook: bookOf(addresses, codes.found),
   };
+}
+
+/**
+ * The message rows of these transactions: from each row's `messages` column, and for rows stored
+ * before migrations/0004 (the column is '') from `messages` by hash.
+ */
+async function messagesOf(store: Store, txs: readonly StoredTransaction[]): Promise<MessageRow[]> {
+  const messages: MessageRow[] = [];
+  const older = new Set<string>();
+  for (const t of txs) {
+    if (t.messages) {
+      messages.push(...(JSON.parse(t.messages) as MessageRow[]));
+    } else {
+      if (t.in_msg_hash !== null) older.add(t.in_msg_hash);
+      for (const h of t.out_msg_hashes) older.add(h);
+    }
+  }
+  if (older.size) {
+    const own = new Set(txs.map((t) => t.hash));
+    const rows = await select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: [...older] });
+    for (const r of rows) if (own.has(r.tx_hash)) messages.push(r);
+  }
+  return messages;
 }
 
 /**
@@ -102,6 +121,7 @@ async function statesAndCodes(
   stateHashes: readonly string[],
   codeAccounts: readonly string[],
 ): Promise<{ states: AccountStateRow[]; codeRows: { account: string; code_hash: string | null }[] }> {
+  if (!stateHashes.length && !codeAccounts.length) return { states: [], codeRows: [] };
   const rows = await select<AccountStateRow & { kind: "state" | "code" }>(
     store,
     `SELECT 'state' AS kind, hash, account, toString(balance) AS balance, balance_extra_currencies, toString(account_status) AS account_status,

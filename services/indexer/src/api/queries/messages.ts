@@ -54,16 +54,18 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
     const [afterLt, afterHash] = p.after;
     w.add(`(${lt}, msg_hash) ${asc ? ">" : "<"} ({}, {})`, ["UInt64", afterLt], ["String", afterHash]);
   }
-  const keys = await select<{ msg_hash: string; lt: string }>(
+  // messages_by_source also names the transactions of both sides (migrations/0004)
+  const sides = from === "messages_by_source" ? ", out_tx_hash, out_tx_lt, in_tx_hash" : "";
+  const keys = await select<MessageKey>(
     store,
-    `SELECT msg_hash, ${from === "messages" ? `max(${lt})` : lt} AS lt FROM ${from} FINAL ${w.sql}
+    `SELECT msg_hash, ${from === "messages" ? `max(${lt})` : lt} AS lt${sides} FROM ${from} FINAL ${w.sql}
      ${from === "messages" ? "GROUP BY msg_hash" : ""}
      ORDER BY lt ${dir}, msg_hash ${dir}
      LIMIT ${w.param("UInt32", p.limit)} OFFSET ${w.param("UInt32", p.offset)}`,
     w.params,
   );
-  const sender = from === "messages_by_source" && req.source !== undefined ? rawAddress(req.source) : undefined;
-  const rows = keys.length ? await (sender ? sentRows(store, sender, keys) : select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: keys.map((k) => k.msg_hash) })) : [];
+  const sender = sides && req.source !== undefined ? rawAddress(req.source) : undefined;
+  const rows = !keys.length ? [] : sender ? await sentRows(store, sender, keys) : await byHash(store, keys.map((k) => k.msg_hash));
   const addresses = rows.flatMap((r) => [r.source, r.destination]).filter((a): a is string => a !== null);
   const [contents, codes] = await Promise.all([contentsOf(store, rows), codeHashes(store, [...new Set(addresses)])]);
   const bySide = new Map<string, { in?: MessageRow; out?: MessageRow }>();
@@ -88,33 +90,45 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
   });
 }
 
-/** Out messages have created_lt = the sending transaction's lt + 1…255 (at most 255 actions). */
-const MAX_OUT_LT_OFFSET = 256n;
+/** A page's key: the message, its created_lt, and from messages_by_source its transactions ('' / "0": not stored). */
+interface MessageKey {
+  msg_hash: string;
+  lt: string;
+  out_tx_hash?: string;
+  out_tx_lt?: string;
+  in_tx_hash?: string;
+}
+
+/** Both stored sides of these messages. */
+function byHash(store: Store, hashes: readonly string[]): Promise<MessageRow[]> {
+  return select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: hashes });
+}
 
 /**
- * The rows of messages one account sent: the out side as one key range of `transaction_messages`
- * (the sender's transactions, bounded by the messages' created_lt), the in side (which transaction
- * received each) by hash with the few columns it needs.
+ * The rows of messages one account sent, without a lookup by message hash: the out side from the
+ * `messages` column of the sending transactions (one key range of the sender in `transactions`),
+ * the in side from the receiving transaction's hash that the key carries (the rest of a message is
+ * the same on both sides). Messages whose sending transaction is not indexed, or stored before
+ * migrations/0004, are read by hash.
  */
-async function sentRows(store: Store, sender: string, keys: readonly { msg_hash: string; lt: string }[]): Promise<MessageRow[]> {
-  const lts = keys.map((k) => BigInt(k.lt));
-  const hi = lts.reduce((a, b) => (a > b ? a : b));
-  const lo = lts.reduce((a, b) => (a < b ? a : b)) - MAX_OUT_LT_OFFSET;
-  const h = keys.map((k) => k.msg_hash);
-  const [out, received] = await Promise.all([
-    select<MessageRow>(
-      store,
-      `SELECT * EXCEPT tx_account FROM transaction_messages
-       WHERE tx_account = {a:String} AND tx_lt BETWEEN {lo:UInt64} AND {hi:UInt64} AND direction = 'out' AND msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`,
-      { a: sender, lo: lo < 0n ? 0n : lo, hi, h },
-    ),
-    select<Pick<MessageRow, "msg_hash" | "tx_hash" | "direction">>(
-      store,
-      `SELECT msg_hash, tx_hash, direction FROM messages WHERE msg_hash IN {h:Array(String)} AND direction = 'in' ${ONCE_BY.messages}`,
-      { h },
-    ),
-  ]);
-  const bySender = new Map(out.map((r) => [r.msg_hash, r]));
-  // the in side needs only its transaction hash; the rest of a message is the same on both sides
-  return [...out, ...received.flatMap((r) => (bySender.has(r.msg_hash) ? [{ ...bySender.get(r.msg_hash)!, tx_hash: r.tx_hash, direction: "in" as const }] : []))];
+async function sentRows(store: Store, sender: string, keys: readonly MessageKey[]): Promise<MessageRow[]> {
+  const lts = [...new Set(keys.flatMap((k) => (k.out_tx_lt && k.out_tx_lt !== "0" ? [BigInt(k.out_tx_lt)] : [])))];
+  const txs = lts.length
+    ? await select<{ messages: string }>(store, "SELECT messages FROM transactions FINAL WHERE account = {a:String} AND lt IN {lt:Array(UInt64)}", { a: sender, lt: lts })
+    : [];
+  const wanted = new Set(keys.map((k) => k.msg_hash));
+  const out = new Map<string, MessageRow>();
+  for (const t of txs) {
+    if (!t.messages) continue;
+    for (const r of JSON.parse(t.messages) as MessageRow[]) if (r.direction === "out" && wanted.has(r.msg_hash)) out.set(r.msg_hash, r);
+  }
+  const rest = keys.filter((k) => !out.has(k.msg_hash)).map((k) => k.msg_hash);
+  const rows = rest.length ? await byHash(store, rest) : [];
+  for (const k of keys) {
+    const r = out.get(k.msg_hash);
+    if (!r) continue;
+    rows.push(r);
+    if (k.in_tx_hash) rows.push({ ...r, tx_hash: k.in_tx_hash, direction: "in" });
+  }
+  return rows;
 }
