@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
 import { type IndexProgress, type LiteClient, ParsePool, type Store, followChain, getCheckpoint, indexRange, migrate, openStore } from "../src/index.js";
+import { create, toJson } from "@bufbuild/protobuf";
+import { GetMessagesRequestSchema, GetTransactionsRequestSchema, MessagesResponseSchema, TransactionsResponseSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import { indexImpl } from "../src/index.js";
 import { transactionState } from "../src/rows/account-state.js";
 import type { AccountStateRow, TransactionStateRow } from "../src/rows/types.js";
 
@@ -187,5 +190,43 @@ describe("chain follower on a localnet", () => {
     expect(lines.some((l) => l.startsWith(`mc ${target}/`))).toBe(true);
     expect(errors.map((e) => (e as Error).message)).toEqual(["lost answer"]);
     await expectIndexed(target);
+  });
+  it("rows stored before migration 0004 (no messages or states with them) answer the same through the lookup tables", async () => {
+    const api = indexImpl(store, () => {
+      throw new Error("no lite-proxy here");
+    });
+    const accounts = (await (await store.client.query({ query: "SELECT DISTINCT account FROM transactions FINAL ORDER BY account", format: "JSONEachRow" })).json<{ account: string }>()).map((r) => r.account);
+    const answers = async () => {
+      const out: unknown[] = [];
+      for (const account of accounts) {
+        out.push(toJson(TransactionsResponseSchema, await api.getTransactions!(create(GetTransactionsRequestSchema, { account: [account], limit: 100 }), undefined as never)));
+        out.push(toJson(MessagesResponseSchema, await api.getMessages!(create(GetMessagesRequestSchema, { source: account, limit: 100 }), undefined as never)));
+      }
+      return out;
+    };
+    const now = await answers();
+    expect(JSON.stringify(now)).toContain("accountStateBefore");
+    expect(JSON.stringify(now)).toContain("inMsgTxHash");
+    await store.client.command({ query: "ALTER TABLE transactions UPDATE messages = '', states = '' WHERE 1 SETTINGS mutations_sync = 2" });
+    const n = await (await store.client.query({ query: "SELECT countIf(messages != '' OR states != '') AS n FROM transactions", format: "JSONEachRow" })).json<{ n: string }>();
+    expect(Number(n[0]!.n)).toBe(0);
+    const before = await answers();
+    // the same, except that the states stored with a transaction also include those no
+    // account_states row has: the first indexed block's before-states and "nonexist" before-states
+    let more = 0;
+    for (const [i, a] of before.entries()) {
+      for (const [j, t] of (((a as { transactions?: Record<string, { hash: string }>[] }).transactions ?? []).entries())) {
+        const n = (now[i] as { transactions: Record<string, { hash: string }>[] }).transactions[j]!;
+        for (const k of ["accountStateBefore", "accountStateAfter"]) {
+          if (Object.keys(t[k]!).length === 1 && Object.keys(n[k]!).length > 1) {
+            expect(n[k]!.hash).toBe(t[k]!.hash);
+            n[k] = { hash: t[k]!.hash };
+            more++;
+          }
+        }
+      }
+    }
+    expect(more).toBeGreaterThan(0);
+    expect(before).toEqual(now);
   });
 });

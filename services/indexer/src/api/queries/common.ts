@@ -111,6 +111,16 @@ async function messagesOf(store: Store, txs: readonly StoredTransaction[]): Prom
   return messages;
 }
 
+const STATES_BRANCH = `SELECT 'state' AS kind, hash, account, toString(balance) AS balance, balance_extra_currencies, toString(account_status) AS account_status,
+    frozen_hash, code_hash, data_hash, CAST(NULL, 'Nullable(String)') AS code_boc, CAST(NULL, 'Nullable(String)') AS data_boc,
+    last_trans_hash, last_trans_lt, timestamp
+  FROM (SELECT * FROM account_states WHERE account IN {a:Array(String)} AND hash IN {h:Array(String)} ${ONCE_BY.account_states})`;
+
+const CODES_BRANCH = `SELECT 'code' AS kind, '' AS hash, account, '0' AS balance, CAST(map(), 'Map(String, UInt128)') AS balance_extra_currencies, '' AS account_status,
+    CAST(NULL, 'Nullable(String)') AS frozen_hash, code_hash, CAST(NULL, 'Nullable(String)') AS data_hash, CAST(NULL, 'Nullable(String)') AS code_boc,
+    CAST(NULL, 'Nullable(String)') AS data_boc, CAST(NULL, 'Nullable(String)') AS last_trans_hash, CAST(NULL, 'Nullable(UInt64)') AS last_trans_lt, toUInt32(0) AS timestamp
+  FROM latest_account_states FINAL WHERE account IN {c:Array(String)}`;
+
 /**
  * The before/after states of a page and the latest code hashes of the accounts the address book
  * still needs, in one query (UNION ALL; each query costs chDB a few ms before it reads anything).
@@ -121,18 +131,10 @@ async function statesAndCodes(
   stateHashes: readonly string[],
   codeAccounts: readonly string[],
 ): Promise<{ states: AccountStateRow[]; codeRows: { account: string; code_hash: string | null }[] }> {
-  if (!stateHashes.length && !codeAccounts.length) return { states: [], codeRows: [] };
-  const rows = await select<AccountStateRow & { kind: "state" | "code" }>(
-    store,
-    `SELECT 'state' AS kind, hash, account, toString(balance) AS balance, balance_extra_currencies, toString(account_status) AS account_status,
-            frozen_hash, code_hash, data_hash, CAST(NULL, 'Nullable(String)') AS code_boc, CAST(NULL, 'Nullable(String)') AS data_boc,
-            last_trans_hash, last_trans_lt, timestamp
-     FROM (SELECT * FROM account_states WHERE account IN {a:Array(String)} AND hash IN {h:Array(String)} ${ONCE_BY.account_states})
-     UNION ALL
-     SELECT 'code', '', account, '0', CAST(map(), 'Map(String, UInt128)'), '', NULL, code_hash, NULL, NULL, NULL, NULL, NULL, 0
-     FROM latest_account_states FINAL WHERE account IN {c:Array(String)}`,
-    { a: accounts, h: stateHashes, c: codeAccounts },
-  );
+  // only the branches with keys: a branch with an empty IN list still costs chDB its table read
+  const branches = [stateHashes.length ? STATES_BRANCH : "", codeAccounts.length ? CODES_BRANCH : ""].filter(Boolean);
+  if (!branches.length) return { states: [], codeRows: [] };
+  const rows = await select<AccountStateRow & { kind: "state" | "code" }>(store, branches.join("\nUNION ALL\n"), { a: accounts, h: stateHashes, c: codeAccounts });
   const states: AccountStateRow[] = [];
   const codeRows: { account: string; code_hash: string | null }[] = [];
   for (const { kind, ...r } of rows) {
