@@ -53,9 +53,9 @@ export async function insertBlockRows(store: Store, rows: StoreRows): Promise<vo
     insertRows<MessageContentRow>(store, "message_contents", dedupe(rows.contents, (c) => c.hash)),
     insertRows<AccountStateRow>(store, "account_states", rows.accountStates),
     insertRows<MessageRow>(store, "messages", rows.messages),
-    // the description object and the message rows go in as they are: String columns take their
-    // JSON text (input_format_json_read_objects_as_strings / _arrays_as_strings), no JSON string
-    // inside the JSON row to escape
+    // the description object, the message rows and the states go in as they are: String columns
+    // take their JSON text (input_format_json_read_objects_as_strings / _arrays_as_strings), no
+    // JSON string inside the JSON row to escape
     insertRows<TransactionRecord>(store, "transactions", transactionRecords(rows.transactions, rows.messages)),
     insertRows<ShardStateRow>(store, "shard_state", rows.shardState ?? []),
   ]);
