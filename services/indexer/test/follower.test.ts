@@ -199,8 +199,8 @@ describe("chain follower on a localnet", () => {
     const answers = async () => {
       const out: unknown[] = [];
       for (const account of accounts) {
-        out.push(toJson(TransactionsResponseSchema, await api.getTransactions!(create(GetTransactionsRequestSchema, { account: [account], limit: 100 }), undefined as never)));
-        out.push(toJson(MessagesResponseSchema, await api.getMessages!(create(GetMessagesRequestSchema, { source: account, limit: 100 }), undefined as never)));
+        out.push(toJson(TransactionsResponseSchema, create(TransactionsResponseSchema, await api.getTransactions!(create(GetTransactionsRequestSchema, { account: [account], limit: 100 }), undefined as never))));
+        out.push(toJson(MessagesResponseSchema, create(MessagesResponseSchema, await api.getMessages!(create(GetMessagesRequestSchema, { source: account, limit: 100 }), undefined as never))));
       }
       return out;
     };
