@@ -19,6 +19,7 @@ import { b64, b64Big, bocB64, extraCurrencies, rawAddress } from "./util.js";
 
 const SHARD_STATE_UNSPLIT = 0x9023afe2;
 const NONE_HASH = accountNoneCell().hash();
+const NONE_HASH_B64 = b64(NONE_HASH);
 
 function hash0(c: Cell): Buffer {
   return c.hash(0);
@@ -91,7 +92,7 @@ export function accountStateRows(block: Pick<BlockView, "info" | "stateUpdate" |
     };
     const cell = accountCell(accounts, ab.accountAddr);
     if (!cell) {
-      if (ab.newHash.equals(NONE_HASH)) out.push(nonexist(b64(NONE_HASH), base));
+      if (ab.newHash.equals(NONE_HASH)) out.push(nonexist(NONE_HASH_B64, base));
       continue;
     }
     if (cell.type !== CellType.Ordinary) continue; // pruned (not expected for a changed account)
@@ -127,7 +128,7 @@ export function setTransactionStates(block: Pick<BlockView, "stateUpdate">, txs:
 /** The account's state before the block, when the old state has it with the hash `t` names. */
 function stateBefore(old: Cell | null, t: TransactionRow): TransactionStateRow | null {
   const base = { account: t.account, last_trans_hash: null, last_trans_lt: null, timestamp: 0 };
-  if (t.account_state_hash_before === b64(NONE_HASH)) return transactionState(nonexist(t.account_state_hash_before, base));
+  if (t.account_state_hash_before === NONE_HASH_B64) return transactionState(nonexist(t.account_state_hash_before, base));
   const cell = accountCell(old, Buffer.from(t.account.slice(t.account.indexOf(":") + 1), "hex"));
   if (!cell || cell.type !== CellType.Ordinary || b64(hash0(cell)) !== t.account_state_hash_before) return null;
   return transactionState(accountRow(cell, base, false));

@@ -4,7 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import { type AddressBookRow, AddressBookRowSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { LruMap } from "@tongate/runtime";
 import { formatFriendly, walletByCodeHash } from "@tongate/ton";
-import type { AccountStateRow, MessageRow, TransactionStateRow } from "../../rows/types.js";
+import type { MessageRow, TransactionStateRow } from "../../rows/types.js";
 import type { StoredTransaction } from "../../store/queries.js";
 import { select, type Store } from "../../store/store.js";
 import { messageKey, type TransactionParts } from "../models.js";
@@ -105,21 +105,27 @@ async function messagesOf(store: Store, txs: readonly StoredTransaction[]): Prom
   }
   if (older.size) {
     const own = new Set(txs.map((t) => t.hash));
-    const rows = await select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: [...older] });
-    for (const r of rows) if (own.has(r.tx_hash)) messages.push(r);
+    for (const r of await messagesByHash(store, [...older])) if (own.has(r.tx_hash)) messages.push(r);
   }
   return messages;
 }
 
-const STATES_BRANCH = `SELECT 'state' AS kind, hash, account, toString(balance) AS balance, balance_extra_currencies, toString(account_status) AS account_status,
-    frozen_hash, code_hash, data_hash, CAST(NULL, 'Nullable(String)') AS code_boc, CAST(NULL, 'Nullable(String)') AS data_boc,
-    last_trans_hash, last_trans_lt, timestamp
+/** Both stored sides (the rows in `messages`) of these messages. */
+export function messagesByHash(store: Store, hashes: readonly string[]): Promise<MessageRow[]> {
+  return select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: hashes });
+}
+
+// The two branches of statesAndCodes: the fields a transaction shows of a state (TransactionStateRow),
+// and an account's latest code hash in the same columns.
+const STATES_BRANCH = `SELECT 'state' AS kind, hash, account, toString(balance) AS balance, balance_extra_currencies,
+    toString(account_status) AS account_status, frozen_hash, code_hash, data_hash
   FROM (SELECT * FROM account_states WHERE account IN {a:Array(String)} AND hash IN {h:Array(String)} ${ONCE_BY.account_states})`;
 
-const CODES_BRANCH = `SELECT 'code' AS kind, '' AS hash, account, '0' AS balance, CAST(map(), 'Map(String, UInt128)') AS balance_extra_currencies, '' AS account_status,
-    CAST(NULL, 'Nullable(String)') AS frozen_hash, code_hash, CAST(NULL, 'Nullable(String)') AS data_hash, CAST(NULL, 'Nullable(String)') AS code_boc,
-    CAST(NULL, 'Nullable(String)') AS data_boc, CAST(NULL, 'Nullable(String)') AS last_trans_hash, CAST(NULL, 'Nullable(UInt64)') AS last_trans_lt, toUInt32(0) AS timestamp
+const CODES_BRANCH = `SELECT 'code' AS kind, '' AS hash, account, '0' AS balance, CAST(map(), 'Map(String, UInt128)') AS balance_extra_currencies,
+    '' AS account_status, CAST(NULL, 'Nullable(String)') AS frozen_hash, code_hash, CAST(NULL, 'Nullable(String)') AS data_hash
   FROM latest_account_states FINAL WHERE account IN {c:Array(String)}`;
+
+type CodeRow = { account: string; code_hash: string | null };
 
 /**
  * The before/after states of a page and the latest code hashes of the accounts the address book
@@ -130,13 +136,13 @@ async function statesAndCodes(
   accounts: readonly string[],
   stateHashes: readonly string[],
   codeAccounts: readonly string[],
-): Promise<{ states: AccountStateRow[]; codeRows: { account: string; code_hash: string | null }[] }> {
+): Promise<{ states: TransactionStateRow[]; codeRows: CodeRow[] }> {
   // only the branches with keys: a branch with an empty IN list still costs chDB its table read
   const branches = [stateHashes.length ? STATES_BRANCH : "", codeAccounts.length ? CODES_BRANCH : ""].filter(Boolean);
   if (!branches.length) return { states: [], codeRows: [] };
-  const rows = await select<AccountStateRow & { kind: "state" | "code" }>(store, branches.join("\nUNION ALL\n"), { a: accounts, h: stateHashes, c: codeAccounts });
-  const states: AccountStateRow[] = [];
-  const codeRows: { account: string; code_hash: string | null }[] = [];
+  const rows = await select<TransactionStateRow & CodeRow & { kind: "state" | "code" }>(store, branches.join("\nUNION ALL\n"), { a: accounts, h: stateHashes, c: codeAccounts });
+  const states: TransactionStateRow[] = [];
+  const codeRows: CodeRow[] = [];
   for (const { kind, ...r } of rows) {
     if (kind === "state") states.push(r);
     else codeRows.push(r);
@@ -204,7 +210,7 @@ function cachedCodeHashes(store: Store, accounts: readonly string[]): CodeHashLo
 }
 
 /** Completes a lookup with the rows read for its missing accounts (an absent row: no code). */
-function rememberCodeHashes(store: Store, lookup: CodeHashLookup, rows: readonly { account: string; code_hash: string | null }[]): void {
+function rememberCodeHashes(store: Store, lookup: CodeHashLookup, rows: readonly CodeRow[]): void {
   const read = new Map(rows.map((r) => [r.account, r.code_hash]));
   const cache = codeHashCache.get(store)!;
   for (const a of lookup.missing) {
@@ -217,14 +223,7 @@ function rememberCodeHashes(store: Store, lookup: CodeHashLookup, rows: readonly
 /** code_hash of the latest state of each account (null: no code, or not indexed). */
 export async function codeHashes(store: Store, accounts: readonly string[]): Promise<Map<string, string | null>> {
   const lookup = cachedCodeHashes(store, accounts);
-  if (lookup.missing.length) {
-    const rows = await select<{ account: string; code_hash: string | null }>(
-      store,
-      "SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {a:Array(String)}",
-      { a: lookup.missing },
-    );
-    rememberCodeHashes(store, lookup, rows);
-  }
+  if (lookup.missing.length) rememberCodeHashes(store, lookup, (await statesAndCodes(store, [], [], lookup.missing)).codeRows);
   return lookup.found;
 }
 

@@ -6,7 +6,7 @@ import type { MessageRow } from "../../rows/types.js";
 import { select, type Store } from "../../store/store.js";
 import { messageOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, opcodeOf, pageOf, rawAddress } from "../params.js";
-import { bookOf, codeHashes, contentsOf, ONCE_BY, Where } from "./common.js";
+import { bookOf, codeHashes, contentsOf, messagesByHash, Where } from "./common.js";
 
 /**
  * Messages in (created_lt, msg_hash) order (created_lt {sort}, then the hash the same way).
@@ -65,7 +65,7 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
     w.params,
   );
   const sender = sides && req.source !== undefined ? rawAddress(req.source) : undefined;
-  const rows = !keys.length ? [] : sender ? await sentRows(store, sender, keys) : await byHash(store, keys.map((k) => k.msg_hash));
+  const rows = !keys.length ? [] : sender ? await sentRows(store, sender, keys) : await messagesByHash(store, keys.map((k) => k.msg_hash));
   const addresses = rows.flatMap((r) => [r.source, r.destination]).filter((a): a is string => a !== null);
   const [contents, codes] = await Promise.all([contentsOf(store, rows), codeHashes(store, [...new Set(addresses)])]);
   const bySide = new Map<string, { in?: MessageRow; out?: MessageRow }>();
@@ -99,11 +99,6 @@ interface MessageKey {
   in_tx_hash?: string;
 }
 
-/** Both stored sides of these messages. */
-function byHash(store: Store, hashes: readonly string[]): Promise<MessageRow[]> {
-  return select<MessageRow>(store, `SELECT * FROM messages WHERE msg_hash IN {h:Array(String)} ${ONCE_BY.messages}`, { h: hashes });
-}
-
 /**
  * The rows of messages one account sent, without a lookup by message hash: the out side from the
  * `messages` column of the sending transactions (one key range of the sender in `transactions`),
@@ -123,7 +118,7 @@ async function sentRows(store: Store, sender: string, keys: readonly MessageKey[
     for (const r of JSON.parse(t.messages) as MessageRow[]) if (r.direction === "out" && wanted.has(r.msg_hash)) out.set(r.msg_hash, r);
   }
   const rest = keys.filter((k) => !out.has(k.msg_hash)).map((k) => k.msg_hash);
-  const rows = rest.length ? await byHash(store, rest) : [];
+  const rows = rest.length ? await messagesByHash(store, rest) : [];
   for (const k of keys) {
     const r = out.get(k.msg_hash);
     if (!r) continue;
