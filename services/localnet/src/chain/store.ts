@@ -179,9 +179,13 @@ export class ChainStore {
     this.meta = this.env.openDB<unknown, string>({ name: "meta" });
   }
 
-  /** Runs `write` as one atomic, durable transaction. */
-  write(write: () => void): void {
-    this.env.transactionSync(write);
+  /**
+   * Runs `write` as one atomic transaction; resolves once it is committed (visible, and surviving a
+   * crash of this process). The flush to disk overlaps the next transactions (lmdb-js's
+   * overlappingSync, which keeps the file consistent if the machine stops mid-flush).
+   */
+  async write(write: () => void): Promise<void> {
+    await this.env.transaction(write);
   }
 
   getMeta<T>(key: string): T | undefined {
