@@ -32,6 +32,7 @@ import type { TransactionExecutor } from "../executor.js";
 import type { Genesis } from "../genesis.js";
 import { shardAccountCell } from "../genesis.js";
 import { deriveBytes } from "../keys.js";
+import { EmulatorLibraries } from "../libraries.js";
 import { LiteErrorCode, LiteServerError } from "../liteserver/errors.js";
 import { AccountHistory, type TxRecord } from "./account-history.js";
 import { buildBlock, type BlockIdExt, type BuiltBlock } from "./block-builder.js";
@@ -114,6 +115,7 @@ export class Chain {
   private waiters: { seqno: number; resolve: () => void }[] = [];
   private sealing: Promise<BlockRecord> | undefined;
   private readonly journal: ChainJournal | undefined;
+  private readonly libraries = new EmulatorLibraries();
 
   constructor(o: ChainOptions) {
     this.genesis = o.genesis;
@@ -338,6 +340,8 @@ export class Chain {
 
     const v = this.genesis.validator;
     const rec = mc.record;
+    // From the next block on, transactions and get-methods resolve this state's public libraries.
+    this.executor.setLibraries(this.libraries.of(rec.stateRoot));
     rec.signatures.push({ nodeIdShort: validatorNodeIdShort(v.publicKey), signature: sign(blockSignedMessage(rec.id.rootHash, rec.id.fileHash), v.secretKey) });
     this.waiters = this.waiters.filter((w) => (w.seqno <= mcSeqno ? (w.resolve(), false) : true));
     return rec;
