@@ -52,6 +52,7 @@ export class Localnet {
     private readonly handlers: Record<string, LiteHandler>,
     private readonly seed: string,
     private readonly timeShift: { seconds: number },
+    private readonly clock: () => number,
   ) {}
 
   /** Moves localnet's clock forward (blocks sealed from now on carry the later time). */
@@ -78,7 +79,7 @@ export class Localnet {
     }
     data?.replayed();
     if (!chain.lastMasterchain) await chain.seal();
-    const net = new Localnet(genesis, chain, createHandlers(chain, o.proofs, clock), o.seed, timeShift);
+    const net = new Localnet(genesis, chain, createHandlers(chain, o.proofs, clock), o.seed, timeShift, clock);
     for (const lib of o.libraries ?? []) await net.publishLibrary(lib);
     for (const [i, l] of o.listen.entries()) net.liteservers.push(await net.serve(i, l.host, l.port));
     if (o.blockIntervalMs) net.timer = setInterval(() => void chain.seal(), o.blockIntervalMs);
@@ -190,7 +191,8 @@ export class Localnet {
       const seqnoRes = await this.chain.executor.runGetMethod(wallet.address, state!, getMethodId("seqno"), null, { now: Math.floor(Date.now() / 1000), randomSeed: Buffer.alloc(32) });
       const stack = seqnoRes.stack ? parseTuple(seqnoRes.stack) : [];
       const seqno = stack[0]?.type === "int" ? Number(stack[0].value) : 0;
-      const body = wallet.createTransfer({ seqno, secretKey: w.keyPair.secretKey, messages: [message] });
+      // Valid for a minute of localnet time (which POST /localnet/time moves ahead of the wall clock).
+      const body = wallet.createTransfer({ seqno, secretKey: w.keyPair.secretKey, messages: [message], timeout: this.clock() + 60 });
       const msg = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell();
       await this.chain.sendExternal(msg.toBoc());
       const mc = await this.chain.seal();
