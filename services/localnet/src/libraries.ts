@@ -39,6 +39,19 @@ export function checkLibraryCell(lib: Cell): void {
   if (lib.type !== CellType.Ordinary) throw new RangeError(`a library must be an ordinary cell, not an exotic ${CellType[lib.type]} cell`);
 }
 
+/** The library cell of a one-root BoC (`--library FILE`, POST /localnet/libraries); RangeError when it is none. */
+export function libraryFromBoc(boc: Buffer): Cell {
+  let roots: Cell[];
+  try {
+    roots = Cell.fromBoc(boc);
+  } catch (e) {
+    throw new RangeError(`not a valid BoC (${(e as Error).message})`);
+  }
+  if (roots.length !== 1) throw new RangeError(`expected a BoC with one root cell, it has ${roots.length}`);
+  checkLibraryCell(roots[0]!);
+  return roots[0]!;
+}
+
 /**
  * The masterchain state's `libraries`: every public library in the StateInit of `accounts`
  * (ShardAccount cells by account id, hex), with the accounts that publish it
