@@ -1,13 +1,16 @@
 // Public libraries (issue 13): the library keeper publishes a cell in the masterchain state's
 // libraries; transactions and get-methods of an account whose code is that library cell resolve
 // it from the next block on; getLibraries and getLibrariesWithProof serve it over ADNL.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beginCell, Cell, Dictionary, loadShardAccount } from "@ton/core";
 import { compileFunc } from "@ton-community/func-js";
 import { KEY_256, libDescrValue, loadShardStateUnsplitHeader } from "@tongate/block";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountHistory } from "../src/chain/account-history.js";
 import { LIBRARY_KEEPER_CODE, libraryKeeperAddress } from "../src/libraries.js";
+import { hasLibrary } from "../src/library-publisher.js";
 import type { Localnet } from "../src/localnet.js";
 import { LocalnetSender, runGetMethod } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
@@ -17,7 +20,8 @@ let net: Localnet;
 let sender: LocalnetSender;
 
 beforeAll(async () => {
-  net = await startTestLocalnet({ seed: "libraries", wallets: 2 });
+  // Emulators on worker threads: collation and checks of external messages get the libraries there too.
+  net = await startTestLocalnet({ seed: "libraries", wallets: 2, checkWorkers: 2 });
   sender = new LocalnetSender(net, net.genesis.wallets[1]!);
 });
 afterAll(async () => net?.close());
@@ -58,5 +62,43 @@ describe("library keeper", () => {
     expect(data.readAddress().equals(owner)).toBe(true);
     // Transactions resolve it too: a top_up#d372158c query_id:uint64 the wallet accepts.
     await sender.send({ to: wallet, value: 100_000_000n, body: beginCell().storeUint(0xd372158c, 32).storeUint(7, 64).endCell() });
+  });
+});
+
+describe("--library and --data-dir", () => {
+  const dir = mkdtempSync(join(tmpdir(), "localnet-libraries-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const start = (libraries: Cell[]) => startTestLocalnet({ seed: "libraries-persist", wallets: 2, dataDir: dir, libraries });
+
+  it("publishes at start, and a restart keeps the library (the publication is a journaled transaction)", async () => {
+    const code = jetton2WalletCode();
+    const first = await start([code]);
+    let wallet;
+    try {
+      expect(hasLibrary(first.chain.lastMasterchain!.stateRoot, code.hash())).toBe(true);
+      const sender = new LocalnetSender(first, first.genesis.wallets[1]!);
+      wallet = await accountWithCode(sender, jetton2WalletLibrary(), jetton2WalletData({ balance: 5n, owner: sender.address, master: sender.address }), 2);
+      expect((await runGetMethod(first, wallet, "get_wallet_data")).readBigNumber()).toBe(5n);
+    } finally {
+      await first.close();
+    }
+    const head = first.chain.lastMasterchain!.id;
+
+    // Restarted with the same --library: already there, nothing is sent; the chain is the same.
+    const second = await start([code]);
+    try {
+      expect(second.chain.lastMasterchain!.id).toEqual(head);
+      expect(hasLibrary(second.chain.lastMasterchain!.stateRoot, code.hash())).toBe(true);
+      expect((await runGetMethod(second, wallet, "get_wallet_data")).readBigNumber()).toBe(5n);
+    } finally {
+      await second.close();
+    }
+    // And without it.
+    const third = await start([]);
+    try {
+      expect(hasLibrary(third.chain.lastMasterchain!.stateRoot, code.hash())).toBe(true);
+    } finally {
+      await third.close();
+    }
   });
 });
