@@ -14,7 +14,13 @@ const dir = mkdtempSync(join(tmpdir(), "tongate-library-"));
 const children: ChildProcess[] = [];
 
 afterAll(async () => {
-  await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : (c.once("exit", resolve), c.kill("SIGTERM"))))));
+  const exited = (c: ChildProcess) =>
+    new Promise((resolve) => {
+      if (c.exitCode !== null) return resolve(null);
+      c.once("exit", resolve);
+      c.kill("SIGTERM");
+    });
+  await Promise.all(children.map(exited));
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -36,11 +42,16 @@ function run(args: string[], until: RegExp): Promise<{ started: boolean; output:
     const timer = setTimeout(() => resolve({ started: false, output }), 30_000);
     const onData = (d: Buffer) => {
       output += d.toString();
-      if (until.test(output)) (clearTimeout(timer), resolve({ started: true, output }));
+      if (!until.test(output)) return;
+      clearTimeout(timer);
+      resolve({ started: true, output });
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.once("exit", () => (clearTimeout(timer), resolve({ started: false, output })));
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve({ started: false, output });
+    });
   });
 }
 
