@@ -96,6 +96,12 @@ describe("public libraries through the gateway", () => {
       expect(v.found).toEqual([code.hash()]);
       expect(v.libraries.map((l) => l.hash().toString("hex"))).toEqual([code.hash().toString("hex")]);
       expect(v.absent.map((h) => h.toString("hex"))).toEqual([Buffer.alloc(32, 1).toString("hex")]);
+      // Tampered answers are rejected: other data under the hash, a library left out, one not asked for.
+      const entries = proven.result as { hash: Buffer; data: Buffer }[];
+      const other = jetton2WalletLibrary().toBoc();
+      expect(() => verifyLibraries({ ...proven, result: [{ ...entries[0]!, data: other }] }, last, asked)).toThrow(/hashes to/);
+      expect(() => verifyLibraries({ ...proven, result: [] }, last, asked)).toThrow(/left out of the answer/);
+      expect(() => verifyLibraries(proven, last, [Buffer.alloc(32, 1)])).toThrow(/was not asked for/);
     } finally {
       client.close();
     }
