@@ -613,3 +613,27 @@ export function storeHashmapAugECell<E>(src: HashmapAugECell<E>, aug: Augmentati
     b.store(aug.store(src.root ? src.extra : aug.empty()));
   };
 }
+
+/**
+ * The same dictionary (same cells by hash) with every child off the path to `key` passed through
+ * `replace`: the path's edges are rebuilt around what it returns. A collator that keeps a growing
+ * dictionary uses it to let go of the sub-trees it will not touch again (replacing them by cells
+ * read from its store on demand).
+ */
+export function hashmapReplaceOffPath(root: Cell, n: number, key: bigint, replace: (child: Cell) => Cell): Cell {
+  const visit = (edge: Cell, m: number): Cell => {
+    const s = edge.beginParse();
+    const label = readHmLabel(s, m);
+    if (label.len === m || edge.refs.length < 2) return edge; // a leaf: nothing below it
+    const below = m - label.len - 1;
+    const bit = Number((key >> BigInt(below)) & 1n);
+    const [left, right] = [edge.refs[0]!, edge.refs[1]!];
+    const refs = bit ? [replace(left), visit(right, below)] : [visit(left, below), replace(right)];
+    const b = beginCell().storeBits(edge.bits);
+    for (const r of refs) b.storeRef(r);
+    const out = b.endCell();
+    if (!out.hash().equals(edge.hash())) throw new Error("hashmapReplaceOffPath: a replacement changed the dictionary");
+    return out;
+  };
+  return visit(root, n);
+}

@@ -46,7 +46,7 @@ export class DataDir {
       writeFileSync(genesisPath + ".tmp", JSON.stringify(genesis, null, 2));
       renameSync(genesisPath + ".tmp", genesisPath);
     }
-    const store = new ChainStore({ path: join(path, "chain.mdb"), temporary, removeDir: temporary ? path : undefined });
+    const store = temporary ? new ChainStore({ dir: path, temporary: true }) : new ChainStore({ dir: join(path, "chain") });
     const journalPath = join(path, "journal.jsonl");
     const journal = !store.getMeta("head") && existsSync(journalPath) ? readJournal(journalPath) : undefined;
     return new DataDir(path, genesis, store, journal);

@@ -23,6 +23,7 @@ import {
   emptyShardFees,
   emptyShardHashes,
   hashmapAugSet,
+  hashmapReplaceOffPath,
   keyExtBlkRefValue,
   keyMaxLtAug,
   masterchainValidators,
@@ -53,7 +54,7 @@ import { AccountHistory, type TxRecord } from "./account-history.js";
 import { buildBlock, type SplitMergeFlags } from "./block-builder.js";
 import { BlockRecord, type RecordSource } from "./block-record.js";
 import type { ShardStateBuilder } from "./state.js";
-import { blockKeyBytes, type BlockKey, type ChainStore, type StoredBlockMeta } from "./store.js";
+import type { BlockKey, ChainStore, StoredBlockMeta } from "./store.js";
 
 export { BlockRecord } from "./block-record.js";
 export type { BlockIdExt } from "./block-record.js";
@@ -130,7 +131,7 @@ const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "he
 const alignUp = (lt: bigint) => ((lt + LT_BLOCK_ALIGN) / LT_BLOCK_ALIGN) * LT_BLOCK_ALIGN;
 const refOf = (b: { id: { seqno: number; rootHash: Buffer; fileHash: Buffer }; endLt: bigint }): ExtBlkRef => ({ endLt: b.endLt, seqNo: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
 const zeroRef = (z: ZeroState): ExtBlkRef => ({ endLt: 0n, seqNo: 0, rootHash: z.rootHash, fileHash: z.fileHash });
-const keyHex = (k: BlockKey) => blockKeyBytes(k).toString("hex");
+const keyHex = (k: BlockKey) => `${k.workchain}:${BigInt.asUintN(64, k.shard).toString(16)}:${k.seqno}`;
 const noSplitMerge = (): SplitMergeFlags => ({ beforeSplit: false, afterSplit: false, afterMerge: false, wantSplit: false, wantMerge: false });
 const byShard = (a: { shard: bigint }, b: { shard: bigint }) => (a.shard < b.shard ? -1 : a.shard > b.shard ? 1 : 0);
 
@@ -247,11 +248,10 @@ export class Chain implements RecordSource {
     return seqno >= 1 ? this.block({ workchain: -1, shard: SHARD_FULL, seqno }) : undefined;
   }
 
-  blockByRootHash(hash: Buffer): BlockRecord | undefined {
-    const hot = this.hotByHash.get(hash.toString("hex"));
-    if (hot) return hot;
-    const meta = this.store.blockByRootHash(hash);
-    return meta ? this.block(meta) : undefined;
+  /** The block with exactly this id (its key and both hashes). */
+  findBlock(id: { workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer }): BlockRecord | undefined {
+    const rec = this.hotByHash.get(id.rootHash.toString("hex")) ?? this.block({ workchain: id.workchain, shard: BigInt.asUintN(64, id.shard), seqno: id.seqno });
+    return rec && rec.id.seqno === id.seqno && rec.id.workchain === id.workchain && rec.id.shard === BigInt.asUintN(64, id.shard) && rec.id.rootHash.equals(id.rootHash) && rec.id.fileHash.equals(id.fileHash) ? rec : undefined;
   }
 
   /** Every shard id workchain `workchain` has had blocks in (few: splits and merges make them). */
@@ -277,7 +277,13 @@ export class Chain implements RecordSource {
   /** Every block of workchain 0, by the masterchain block that committed it, then shard. Reads the whole chain (tests, tools). */
   get shardchain(): BlockRecord[] {
     const out: BlockRecord[] = [];
-    for (const shard of this.shardIdsOf(0)) for (const m of this.store.shardBlocks(0, shard, 0)) if (m.mcSeqno <= (this.head?.id.seqno ?? 0)) out.push(this.block(m)!);
+    for (const shard of this.shardIdsOf(0)) {
+      const [first, last] = this.store.seqnoRange(0, shard) ?? [1, 0];
+      for (let seqno = first; seqno <= last; seqno++) {
+        const b = this.block({ workchain: 0, shard, seqno });
+        if (b) out.push(b);
+      }
+    }
     return out.sort((a, b) => a.mcSeqno - b.mcSeqno || byShard(a.id, b.id));
   }
 
@@ -310,7 +316,7 @@ export class Chain implements RecordSource {
     if (!this.archival && r.mcSeqno <= head - this.stateWindow) throw stateGcError();
     const hex = r.meta.stateHash.toString("hex");
     let state = this.coldStates.get(hex);
-    if (!state) this.coldStates.set(hex, (state = this.store.loadCells(r.meta.stateHash)));
+    if (!state) this.coldStates.set(hex, (state = this.store.loadCells(r.meta.stateRef, r.meta.stateHash)));
     return state;
   }
 
@@ -650,6 +656,14 @@ export class Chain implements RecordSource {
       this.store.putMeta("head", head);
     });
 
+    // The prev_blocks sub-trees off the path of the next entry are in the store now: read them from
+    // there when needed instead of holding them (they grow by one entry per block, forever).
+    const stored = (c: Cell) => {
+      const n = this.store.numberOf(c);
+      return n === undefined ? c : this.store.cell(n);
+    };
+    this.prevBlocksCell = { root: hashmapReplaceOffPath(this.prevBlocksCell.root!, 32, BigInt(mcSeqno + 1), stored), extra: this.prevBlocksCell.extra };
+
     // Only now is the seal visible: the blocks join the window, the head moves.
     this.queues.get(0)!.push(...nextQueue);
     this.keyBlocks = keyBlocks;
@@ -667,8 +681,8 @@ export class Chain implements RecordSource {
 
   /** Writes a sealed block, its transactions and its state's new cells (inside the seal's transaction). */
   private persist({ rec, collation, boc }: Produced): void {
+    rec.meta.stateRef = this.store.putCells(rec.stateRoot);
     this.store.putBlock(rec.meta, boc);
-    this.store.putCells(rec.stateRoot);
     for (const t of collation.transactions) {
       this.store.putTransaction(t.account.workChain, t.account.hash, { lt: t.transaction.lt, hash: t.cell.hash(), boc: t.cell.toBoc({ idx: false, crc32: false }), block: rec.key, mcSeqno: rec.mcSeqno });
     }
@@ -789,6 +803,7 @@ export class Chain implements RecordSource {
       mcSeqno: p.mcSeqno,
       keyBlock: p.keyBlock,
       stateHash: state.hash(),
+      stateRef: -1,
       balanceAfter: built.block.valueFlow.toNextBlk.coins,
       prev: p.prev.length ? p.prev.map((b) => b.key) : [{ workchain, shard: SHARD_FULL, seqno: 0 }],
       beforeSplit: p.flags.beforeSplit,
@@ -887,7 +902,7 @@ export class Chain implements RecordSource {
       const meta = this.store.block(k);
       if (!meta) throw new Error(`the chain store has no block ${k.workchain}:${k.shard.toString(16)}:${k.seqno} its head names: the directory is damaged`);
       const root = Cell.fromBoc(this.store.blockBoc(k)!)[0]!;
-      return new BlockRecord(meta, this, { root, state: this.store.loadCells(meta.stateHash), transactions: undefined });
+      return new BlockRecord(meta, this, { root, state: this.store.loadCells(meta.stateRef, meta.stateHash), transactions: undefined });
     };
     const mc = hot({ workchain: -1, shard: SHARD_FULL, seqno: head.mcSeqno });
     this.head = mc;

@@ -121,8 +121,8 @@ export function createCtx(chain: Chain, proofs: ProofMaker, clock: () => number)
     return b;
   };
   const findBlock = (id: TlBlockId): BlockRecord => {
-    const rec = chain.blockByRootHash(id.root_hash);
-    if (!rec || !sameId(rec, id)) throw notInDb(blockName(id));
+    const rec = chain.findBlock({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.root_hash, fileHash: id.file_hash });
+    if (!rec) throw notInDb(blockName(id));
     return rec;
   };
   const zeroState = (id: TlBlockId) => {
