@@ -2,7 +2,7 @@
 // emulator compiled to WebAssembly), with every input a collator decides passed
 // explicitly: config, libraries, now, lt, random seed.
 import { beginCell, Cell, loadShardAccount, loadTransaction, parseTuple, serializeTuple, storeShardAccount, type Address, type ShardAccount, type Transaction, type TupleItem } from "@ton/core";
-import { Executor, type PrevBlocksInfo } from "@ton/sandbox";
+import { Executor, type PrevBlocksInfo, type TickOrTock } from "@ton/sandbox";
 import { bocBase64, withBoc } from "./boc-cache.js";
 import { emulateOn, outMessagesCount, type Emulation, type EmulationJob } from "./emulate.mjs";
 import { ExecutorPool } from "./executor-pool.js";
@@ -69,6 +69,24 @@ export class TransactionExecutor {
    */
   emulate(address: Address, account: Cell | string | undefined, message: Cell, p: RunParams, countOutMessages = false): Promise<Emulation> {
     const job = this.job(address, account, message, p, countOutMessages);
+    return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
+  }
+
+  /**
+   * Runs the tick (start of a masterchain block) or tock (end of it) transaction of a special
+   * account — a state cell, or a state BoC an earlier emulation returned — with the same explicit
+   * inputs as a message's transaction. On a worker emulator when there are some, else here.
+   */
+  tickTock(address: Address, account: Cell | string, which: TickOrTock, p: RunParams): Promise<Emulation> {
+    const job: EmulationJob = {
+      countOutMessages: true,
+      config: this.configBase64,
+      libs: this.libs ? bocBase64(this.libs) : null,
+      shardAccount: typeof account === "string" ? account : bocBase64(account),
+      // No inbound message: the emulator takes the empty string (as @ton/sandbox's runTickTock).
+      message: "",
+      params: emulationParams(p, which),
+    };
     return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
   }
 
@@ -156,7 +174,8 @@ export class TransactionExecutor {
   }
 }
 
-function emulationParams(p: RunParams): string {
+/** `tickTock`: a trans_tick_tock transaction (is_tock for the tock), else an ordinary one. */
+function emulationParams(p: RunParams, tickTock?: TickOrTock): string {
   const params: Record<string, unknown> = {
     utime: p.now,
     lt: p.lt.toString(),
@@ -164,6 +183,10 @@ function emulationParams(p: RunParams): string {
     ignore_chksig: p.skipSignatureCheck === true,
     debug_enabled: false,
   };
+  if (tickTock) {
+    params.is_tick_tock = true;
+    params.is_tock = tickTock === "tock";
+  }
   if (p.prevBlocksInfo) params.prev_blocks_info = prevBlocksInfoBoc(p.prevBlocksInfo);
   return JSON.stringify(params);
 }

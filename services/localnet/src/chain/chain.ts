@@ -36,6 +36,8 @@ import { LiteErrorCode, LiteServerError } from "../liteserver/errors.js";
 import { AccountHistory, type TxRecord } from "./account-history.js";
 import { buildBlock, type BlockIdExt, type BuiltBlock } from "./block-builder.js";
 import type { ShardStateBuilder } from "./state.js";
+import { specialAccountIds } from "../special-accounts.js";
+import { collateMasterchain } from "../ticktock.js";
 
 export const LT_BLOCK_ALIGN = 1_000_000n;
 
@@ -122,6 +124,7 @@ export class Chain {
     this.clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
     this.journal = o.journal;
     for (const [id, sa] of o.genesis.accounts) this.history.setVersion(AccountHistory.key(0, id), 0, shardAccountCell(sa));
+    for (const [id, sa] of o.genesis.masterchainAccounts) this.history.setVersion(AccountHistory.key(-1, id), 0, shardAccountCell(sa));
     this.shardZero = this.zeroState(0);
     this.mcZero = this.zeroState(-1);
   }
@@ -192,7 +195,7 @@ export class Chain {
   }
 
   private zeroState(workchain: number): ZeroState {
-    const accounts = workchain === 0 ? this.accountsOf(0, 0) : new Map<string, Cell>();
+    const accounts = this.accountsOf(workchain, 0);
     const root = this.buildState({
       globalId: this.genesis.globalId,
       workchain,
@@ -364,14 +367,12 @@ export class Chain {
     const seqno = (p.prev?.id.seqno ?? 0) + 1;
     const minRefMcSeqno = p.mcSeqno - 1;
     const randSeed = deriveBytes(this.genesis.seed, `rand/${workchain}/${seqno}`);
-    const collation = await collate(this.executor, this.store(seqno), p.queue, {
-      workchain,
-      inShard: (a: Address) => a.workChain === workchain,
-      now,
-      startLt,
-      blockRandSeed: randSeed,
-      prevBlocksInfo: this.prevBlocksInfo(),
-    });
+    const options = { workchain, inShard: (a: Address) => a.workChain === workchain, now, startLt, blockRandSeed: randSeed, prevBlocksInfo: this.prevBlocksInfo() };
+    // The masterchain block also runs the special accounts' tick and tock transactions (ticktock.ts).
+    const collation =
+      workchain === -1
+        ? await collateMasterchain(this.executor, this.store(seqno), p.queue, options, specialAccountIds(this.genesis.config))
+        : await collate(this.executor, this.store(seqno), p.queue, options);
     const endLt = collation.endLt > startLt ? collation.endLt : startLt + 1n;
     const accounts = this.accountsOf(workchain, seqno);
     const balanceAfter = Chain.balanceOf(accounts);
