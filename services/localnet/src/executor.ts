@@ -79,7 +79,7 @@ export class TransactionExecutor {
    */
   tickTock(address: Address, account: Cell | string, which: TickOrTock, p: RunParams): Promise<Emulation> {
     const job: EmulationJob = {
-      countOutMessages: true,
+      countOutMessages: false, // no lts are planned from it: tick-tocks run before and after the waves
       config: this.configBase64,
       libs: this.libs ? bocBase64(this.libs) : null,
       shardAccount: typeof account === "string" ? account : bocBase64(account),
