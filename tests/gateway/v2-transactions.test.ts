@@ -82,7 +82,7 @@ async function get(method: string, params: Record<string, string | number | bigi
 const friendly = (a: Address) => a.toString({ bounceable: true, urlSafe: true });
 const b64 = (b: Buffer) => b.toString("base64");
 /** The localnet's transactions of an account, newest first. */
-const history = (a: Address) => net.chain.history.transactionsFrom(`${a.workChain}:${a.hash.toString("hex")}`, 2n ** 63n, 1000);
+const history = (a: Address) => net.chain.transactionsFrom(a.workChain, a.hash, 2n ** 63n, 1000);
 /** The shard block holding the wallet's transaction that sent `count` messages. */
 const blockWith = (lt: bigint) => net.chain.shardchain.find((b) => b.transactions.some((x) => x.lt === lt))!;
 

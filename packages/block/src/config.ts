@@ -27,12 +27,14 @@ import {
 import {
   type AugValue,
   type Augmentation,
+  type HashmapAugECell,
   buildHashmap,
   emptyAugDict,
   loadHashmap,
   loadHashmapAugE,
   loadHashmapE,
   storeHashmapAugE,
+  storeHashmapAugECell,
   storeHashmapE,
   valueCodec,
 } from "./dict.js";
@@ -327,7 +329,8 @@ export interface McStateExtra {
   config: ConfigParams;
   flags: number;
   validatorInfo: ValidatorInfo;
-  prevBlocks: OldMcBlocksInfo;
+  /** A dictionary, or its cells as a collator keeps them (one entry added per block: hashmapAugSet). */
+  prevBlocks: OldMcBlocksInfo | HashmapAugECell<KeyMaxLt>;
   afterKeyBlock: boolean;
   lastKeyBlock: ExtBlkRef | null;
   /** Present iff flags & 1. */
@@ -368,7 +371,9 @@ export function storeMcStateExtra(src: McStateExtra) {
     b.storeUint(0xcc26, 16);
     b.store(storeShardHashes(src.shardHashes));
     b.store(storeConfigParams(src.config));
-    const r = beginCell().storeUint(src.flags, 16).store(storeValidatorInfo(src.validatorInfo)).store(storeOldMcBlocksInfo(src.prevBlocks));
+    const r = beginCell().storeUint(src.flags, 16).store(storeValidatorInfo(src.validatorInfo)).store(
+      src.prevBlocks instanceof Dict ? storeOldMcBlocksInfo(src.prevBlocks) : storeHashmapAugECell(src.prevBlocks, keyMaxLtAug),
+    );
     r.storeBit(src.afterKeyBlock);
     if (src.lastKeyBlock) r.storeBit(1).store(storeExtBlkRef(src.lastKeyBlock));
     else r.storeBit(0);

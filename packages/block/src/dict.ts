@@ -516,3 +516,100 @@ export function storeHashmapAugE<K extends DictionaryKeyTypes, V, E>(
 export function emptyAugDict<K extends DictionaryKeyTypes, V, E>(key: DictionaryKey<K>, value: DictionaryValue<V>, aug: Augmentation<E>): Dictionary<K, AugValue<V, E>> {
   return Dictionary.empty(key, augValueCodec(aug, value));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Incremental update of a HashmapAug kept as cells
+
+/** A `HashmapAugE n X Y` as its root edge cell (null: empty) and root extra. */
+export interface HashmapAugECell<E> {
+  root: Cell | null;
+  extra: E;
+}
+
+/** The extra of an augmented edge: it follows the label (leaf: before the value; fork: after the refs). */
+function edgeExtra<E>(edge: Cell, n: number, aug: Augmentation<E>): E {
+  const s = edge.beginParse();
+  readHmLabel(s, n);
+  return aug.load(s);
+}
+
+/** The edge `edge` (n key bits left) with its label cut by `drop` leading bits (n - drop bits left then). */
+function relabel(edge: Cell, n: number, drop: number): Cell {
+  const s = edge.beginParse();
+  const label = readHmLabel(s, n);
+  const len = label.len - drop;
+  const b = beginCell();
+  storeHmLabel(label.bits & ((1n << BigInt(len)) - 1n), len, n - drop, b);
+  b.storeSlice(s);
+  return b.endCell();
+}
+
+/**
+ * Sets `key` of a `HashmapAug n X Y` given as its root edge cell, rebuilding only the cells on the
+ * key's path: every other sub-tree is the same Cell object, so a dictionary that grows by one entry
+ * per block costs O(depth) per block instead of a rebuild of every entry (McStateExtra.prev_blocks
+ * gains one entry per masterchain block, forever). Labels are chosen as the validator does
+ * (storeHmLabel), so the hashes equal those of a dictionary built from all its entries.
+ */
+export function hashmapAugSet<E>(
+  root: Cell | null,
+  n: number,
+  key: bigint,
+  leaf: { extra: E; store: (b: Builder) => void },
+  aug: Augmentation<E>,
+): { root: Cell; extra: E } {
+  const newLeaf = (bits: number): Cell => {
+    const b = beginCell();
+    storeHmLabel(bits === 0 ? 0n : key & ((1n << BigInt(bits)) - 1n), bits, bits, b);
+    b.store(aug.store(leaf.extra));
+    leaf.store(b);
+    return b.endCell();
+  };
+  const set = (edge: Cell | null, m: number): { cell: Cell; extra: E } => {
+    if (!edge) return { cell: newLeaf(m), extra: leaf.extra };
+    const s = edge.beginParse();
+    const label = readHmLabel(s, m);
+    const mine = m === 0 ? 0n : (key >> BigInt(m - label.len)) & ((1n << BigInt(label.len)) - 1n);
+    const diff = mine ^ label.bits;
+    if (diff === 0n) {
+      if (label.len === m) return { cell: newLeaf(m), extra: leaf.extra }; // replace a leaf
+      // descend through the fork below the label
+      const below = m - label.len - 1;
+      const bit = Number((key >> BigInt(below)) & 1n);
+      const left = s.loadRef();
+      const right = s.loadRef();
+      const child = set(bit ? right : left, below);
+      const other = bit ? left : right;
+      const extra = bit ? aug.fork(edgeExtra(other, below, aug), child.extra) : aug.fork(child.extra, edgeExtra(other, below, aug));
+      const b = beginCell();
+      storeHmLabel(label.bits, label.len, m, b);
+      b.storeRef(bit ? left : child.cell).storeRef(bit ? child.cell : right);
+      b.store(aug.store(extra));
+      return { cell: b.endCell(), extra };
+    }
+    // the key leaves the label after `common` bits: a fork there, the old edge relabelled below it
+    const common = label.len - bitLength(diff);
+    const below = m - common - 1;
+    const oldEdge = relabel(edge, m, common + 1);
+    const oldExtra = edgeExtra(oldEdge, below, aug);
+    const fresh = newLeaf(below);
+    const bit = Number((key >> BigInt(below)) & 1n);
+    const extra = bit ? aug.fork(oldExtra, leaf.extra) : aug.fork(leaf.extra, oldExtra);
+    const b = beginCell();
+    storeHmLabel(common === 0 ? 0n : label.bits >> BigInt(label.len - common), common, m, b);
+    b.storeRef(bit ? oldEdge : fresh).storeRef(bit ? fresh : oldEdge);
+    b.store(aug.store(extra));
+    return { cell: b.endCell(), extra };
+  };
+  const r = set(root, n);
+  return { root: r.cell, extra: r.extra };
+}
+
+/** Stores a HashmapAugE kept as cells (hashmapAugSet): ahme_empty / ahme_root with its extra. */
+export function storeHashmapAugECell<E>(src: HashmapAugECell<E>, aug: Augmentation<E>) {
+  return (b: Builder): void => {
+    if (!src.root) b.storeBit(0);
+    else b.storeBit(1).storeRef(src.root);
+    b.store(aug.store(src.root ? src.extra : aug.empty()));
+  };
+}

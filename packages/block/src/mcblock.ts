@@ -383,6 +383,8 @@ export const configParamValue: DictionaryValue<Cell> = Dict.Values.Cell();
 export interface ConfigParams {
   configAddr: Buffer;
   config: Dictionary<number, Cell>;
+  /** The dictionary's root cell, stored as is when given (a collator shares one config cell across states). */
+  root?: Cell;
 }
 
 export function loadConfigParams(s: Slice): ConfigParams {
@@ -394,7 +396,7 @@ export function loadConfigParams(s: Slice): ConfigParams {
 export function storeConfigParams(src: ConfigParams) {
   return (b: Builder): void => {
     storeBits256(b, src.configAddr, "ConfigParams.config_addr");
-    b.storeRef(buildHashmap(src.config, KEY_WORKCHAIN, configParamValue));
+    b.storeRef(src.root ?? buildHashmap(src.config, KEY_WORKCHAIN, configParamValue));
   };
 }
 

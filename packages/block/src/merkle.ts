@@ -188,15 +188,53 @@ function level0Hashes(root: Cell): Set<string> {
 }
 
 /**
+ * The cells two trees share, found without walking what they share: both trees are walked a level
+ * at a time, and a cell seen on both sides is not entered (its sub-tree is the same cells on both
+ * sides); a cell under one that turned out shared is not entered either. The cost is the size of
+ * the difference (and its fringe), not of the trees: what a new state costs when one state follows
+ * another with a few changed paths.
+ */
+function sharedCells(oldRoot: Cell, newRoot: Cell): { seenOld: Set<string>; seenNew: Set<string> } {
+  interface Node {
+    cell: Cell;
+    hash: string;
+    parent: Node | undefined;
+    shared: boolean;
+  }
+  const seen = [new Map<string, Node>(), new Map<string, Node>()];
+  let level: Node[][] = [[{ cell: oldRoot, hash: oldRoot.hash().toString("hex"), parent: undefined, shared: false }], [{ cell: newRoot, hash: newRoot.hash().toString("hex"), parent: undefined, shared: false }]];
+  const underShared = (n: Node | undefined): boolean => {
+    for (let x = n; x; x = x.parent) if (x.shared) return true;
+    return false;
+  };
+  while (level[0]!.length + level[1]!.length > 0) {
+    for (const side of [0, 1]) for (const n of level[side]!) if (!seen[side]!.has(n.hash)) seen[side]!.set(n.hash, n);
+    // a cell seen on both sides is shared, wherever each side has it
+    for (const side of [0, 1]) for (const n of level[side]!) if (seen[1 - side]!.has(n.hash)) n.shared = seen[1 - side]!.get(n.hash)!.shared = true;
+    const next: Node[][] = [[], []];
+    for (const side of [0, 1]) {
+      for (const n of level[side]!) {
+        if (seen[side]!.get(n.hash) !== n || underShared(n)) continue; // entered elsewhere, or the same on both sides
+        for (const r of n.cell.refs) next[side]!.push({ cell: r, hash: r.hash().toString("hex"), parent: n, shared: false });
+      }
+    }
+    level = next;
+  }
+  return { seenOld: new Set(seen[0]!.keys()), seenNew: new Set(seen[1]!.keys()) };
+}
+
+/**
  * A MerkleUpdate from `oldRoot` to `newRoot` carrying only what changed: the old tree keeps the
  * cells that are not in the new one, and the new tree prunes every cell present in that pruned
  * old tree (MerkleUpdate::generate's rule: every pruned branch of `new` must be a cell of `old`,
  * visible or pruned, so a sub-tree of `old` that moved under a new parent is carried in full).
- * Wrap it with merkleUpdateCell to put it in a block.
+ * Only the differing parts of the trees are walked (sharedCells). Wrap it with merkleUpdateCell to
+ * put it in a block.
  */
 export function diffMerkleUpdate(oldRoot: Cell, newRoot: Cell): MerkleUpdate {
-  const inNew = level0Hashes(newRoot);
-  const oldPart = pruneCells(oldRoot, (c) => !inNew.has(c.hash(0).toString("hex")));
+  const { seenNew } = sharedCells(oldRoot, newRoot);
+  // an old cell the walk did not meet on the new side is kept: never a wrong update, at worst a larger one
+  const oldPart = pruneCells(oldRoot, (c) => !seenNew.has(c.hash().toString("hex")));
   const known = level0Hashes(oldPart);
   const newPart = pruneCells(newRoot, (c) => !known.has(c.hash(0).toString("hex")));
   return makeMerkleUpdate(oldPart, newPart);

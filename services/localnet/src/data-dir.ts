@@ -1,10 +1,12 @@
-// --data-dir: the chain persists as its genesis parameters plus a journal of what
-// changed it (accepted external messages, seals with their times). Blocks are
-// deterministic given those, so a restart replays the journal and continues from
-// the same head with the same hashes. Each entry is appended synchronously.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// --data-dir: the chain's genesis parameters (genesis.json) and its ChainStore (chain.mdb: blocks,
+// transactions, states). Without --data-dir the store lives in a temporary directory removed on
+// close, so memory stays bounded either way. A directory written by an older tongate holds a
+// journal (journal.jsonl: accepted external messages and seal times); it is replayed into the
+// store once and kept as journal.jsonl.replayed.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChainJournal } from "./chain/chain.js";
+import { ChainStore } from "./chain/store.js";
 
 export interface StoredGenesis {
   seed: string;
@@ -16,55 +18,58 @@ export interface StoredGenesis {
 export type JournalEntry = { t: "ext"; boc: string; out?: number } | { t: "seal"; now: number };
 
 export class DataDir {
-  private replaying = true;
-
   private constructor(
-    private readonly journalPath: string,
+    readonly path: string,
     readonly genesis: StoredGenesis,
-    readonly entries: JournalEntry[],
+    readonly store: ChainStore,
+    /** A legacy journal to replay into the empty store, if the directory has one. */
+    readonly journal: JournalEntry[] | undefined,
   ) {}
 
-  /** Opens (or creates) the data directory; `wanted` must match what the directory was created with. */
-  static open(dir: string, wanted: StoredGenesis): DataDir {
-    mkdirSync(dir, { recursive: true });
-    const genesisPath = join(dir, "genesis.json");
-    const journalPath = join(dir, "journal.jsonl");
+  /**
+   * Opens (or creates) a data directory; `wanted` must match what it was created with. Without
+   * `dir`, a temporary one that close() removes.
+   */
+  static open(dir: string | undefined, wanted: StoredGenesis): DataDir {
+    const temporary = dir === undefined;
+    const path = dir ?? mkdtempSync(join(tmpdir(), "tongate-localnet-"));
+    mkdirSync(path, { recursive: true });
+    const genesisPath = join(path, "genesis.json");
     let genesis = wanted;
     if (existsSync(genesisPath)) {
       genesis = JSON.parse(readFileSync(genesisPath, "utf8")) as StoredGenesis;
       if (genesis.seed !== wanted.seed || genesis.wallets !== wanted.wallets || genesis.globalId !== wanted.globalId) {
-        throw new Error(`${dir} holds a chain made with seed "${genesis.seed}", ${genesis.wallets} wallets, global id ${genesis.globalId}; start it with the same options or use another --data-dir`);
+        throw new Error(`${path} holds a chain made with seed "${genesis.seed}", ${genesis.wallets} wallets, global id ${genesis.globalId}; start it with the same options or use another --data-dir`);
       }
     } else {
-      writeFileSync(genesisPath, JSON.stringify(genesis, null, 2));
+      // write + rename: a crash never leaves a half-written genesis
+      writeFileSync(genesisPath + ".tmp", JSON.stringify(genesis, null, 2));
+      renameSync(genesisPath + ".tmp", genesisPath);
     }
-    const entries: JournalEntry[] = [];
-    if (existsSync(journalPath)) {
-      const lines = readFileSync(journalPath, "utf8").split("\n");
-      for (const [i, line] of lines.entries()) {
-        if (!line) continue;
-        try {
-          entries.push(JSON.parse(line) as JournalEntry);
-        } catch {
-          // A line cut by a crash can only be the last one: what it recorded never completed.
-          if (i < lines.length - 2) throw new Error(`${journalPath}: line ${i + 1} is damaged`);
-        }
-      }
-    }
-    return new DataDir(journalPath, genesis, entries);
+    const store = new ChainStore({ path: join(path, "chain.mdb"), temporary, removeDir: temporary ? path : undefined });
+    const journalPath = join(path, "journal.jsonl");
+    const journal = !store.getMeta("head") && existsSync(journalPath) ? readJournal(journalPath) : undefined;
+    return new DataDir(path, genesis, store, journal);
   }
 
-  /** The journal the chain writes to; silent while the stored entries are replayed. */
-  readonly journal: ChainJournal = {
-    external: (boc, out) => this.append(out === undefined ? { t: "ext", boc: boc.toString("base64") } : { t: "ext", boc: boc.toString("base64"), out }),
-    seal: (now) => this.append({ t: "seal", now }),
-  };
-
+  /** The legacy journal went into the store: keep it aside, never replay it again. */
   replayed(): void {
-    this.replaying = false;
+    const journalPath = join(this.path, "journal.jsonl");
+    if (this.journal && existsSync(journalPath)) renameSync(journalPath, journalPath + ".replayed");
   }
+}
 
-  private append(e: JournalEntry): void {
-    if (!this.replaying) appendFileSync(this.journalPath, JSON.stringify(e) + "\n");
+function readJournal(path: string): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  const lines = readFileSync(path, "utf8").split("\n");
+  for (const [i, line] of lines.entries()) {
+    if (!line) continue;
+    try {
+      entries.push(JSON.parse(line) as JournalEntry);
+    } catch {
+      // A line cut by a crash can only be the last one: what it recorded never completed.
+      if (i < lines.length - 2) throw new Error(`${path}: line ${i + 1} is damaged`);
+    }
   }
+  return entries;
 }

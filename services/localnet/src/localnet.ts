@@ -24,8 +24,14 @@ export interface LocalnetOptions extends GenesisOptions {
   buildState: ShardStateBuilder;
   /** Emulators in worker threads that check incoming external messages (default: one per core). */
   checkWorkers?: number;
-  /** Persist the chain here and continue it on restart; memory only when absent. */
+  /** Keep the chain here and continue it on restart; a temporary directory (removed on close) when absent. */
   dataDir?: string;
+  /** Masterchain blocks whose states stay in memory (DEFAULT_STATE_WINDOW). */
+  stateWindow?: number;
+  /** Serve states older than the window from disk, as an archival node (else "state already gc'd"). */
+  archival?: boolean;
+  /** Workchain 0 split into this many shards in the first blocks (1, 2, 4, 8, 16). */
+  shards?: number;
   proofs: ProofMaker;
   clock?: () => number;
 }
@@ -59,27 +65,46 @@ export class Localnet {
   }
 
   static async start(o: LocalnetOptions): Promise<Localnet> {
-    const data = o.dataDir
-      ? DataDir.open(o.dataDir, { seed: o.seed, wallets: o.wallets ?? 4, globalId: o.globalId ?? -239, now: o.now ?? Math.floor(Date.now() / 1000) })
-      : undefined;
-    const genesis = createGenesis({ ...o, now: data?.genesis.now ?? o.now });
+    const data = DataDir.open(o.dataDir, { seed: o.seed, wallets: o.wallets ?? 4, globalId: o.globalId ?? -239, now: o.now ?? Math.floor(Date.now() / 1000) });
+    const genesis = createGenesis({ ...o, now: data.genesis.now });
     const executor = await TransactionExecutor.create(genesis.config, null, { checkWorkers: o.checkWorkers ?? Math.max(1, availableParallelism()) });
     // Localnet time: the wall clock (or the given one) plus an offset the control API can advance.
     const timeShift = { seconds: 0 };
     const base = o.clock ?? (() => Math.floor(Date.now() / 1000));
     const clock = () => base() + timeShift.seconds;
-    const chain = new Chain({ genesis, executor, buildState: o.buildState, clock, journal: data?.journal });
-    for (const e of data?.entries ?? []) {
+    const chain = Chain.open({ genesis, executor, buildState: o.buildState, clock, store: data.store, stateWindow: o.stateWindow, archival: o.archival, shards: o.shards });
+    for (const e of data.journal ?? []) {
       if (e.t === "ext") chain.replayExternal(Buffer.from(e.boc, "base64"), e.out);
       else await chain.seal(e.now);
     }
-    data?.replayed();
+    data.replayed();
     if (!chain.lastMasterchain) await chain.seal();
     const net = new Localnet(genesis, chain, createHandlers(chain, o.proofs, clock), o.seed, timeShift);
     for (const [i, l] of o.listen.entries()) net.liteservers.push(await net.serve(i, l.host, l.port));
-    if (o.blockIntervalMs) net.timer = setInterval(() => void chain.seal(), o.blockIntervalMs);
+    if (o.blockIntervalMs) net.sealEvery(o.blockIntervalMs);
     return net;
   }
+
+  /**
+   * Seals a block every `ms` (from the start of one seal to the start of the next; a seal that takes
+   * longer is followed by the next at once, never by a backlog).
+   */
+  private sealEvery(ms: number): void {
+    const tick = () => {
+      const started = Date.now();
+      this.chain.seal().then(
+        () => this.schedule(tick, Math.max(0, ms - (Date.now() - started))),
+        () => this.schedule(tick, ms),
+      );
+    };
+    this.schedule(tick, ms);
+  }
+
+  private schedule(fn: () => void, ms: number): void {
+    if (!this.closed) this.timer = setTimeout(fn, ms);
+  }
+
+  private closed = false;
 
   /** Liteserver `i` (its key derives from the seed and i) listening on host:port. */
   private async serve(i: number, host: string, port: number): Promise<LiteserverEndpoint> {
@@ -165,7 +190,7 @@ export class Localnet {
       const msg = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell();
       await this.chain.sendExternal(msg.toBoc());
       const mc = await this.chain.seal();
-      const tx = this.chain.lastShard!.transactions.find((t) => t.cell.beginParse().skip(4).loadBuffer(32).equals(wallet.address.hash));
+      const tx = this.chain.tipFor(wallet.address)!.transactions.find((t) => t.cell.beginParse().skip(4).loadBuffer(32).equals(wallet.address.hash));
       if (!tx) throw new Error("the faucet transfer did not execute");
       return { hash: tx.hash, lt: tx.lt, mcSeqno: mc.id.seqno };
     };
@@ -177,8 +202,10 @@ export class Localnet {
   private faucetQueue: Promise<unknown> = Promise.resolve();
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.closed = true;
+    clearTimeout(this.timer);
     await Promise.all(this.servers.map((s) => s?.close({ graceMs: 1000 })));
+    await this.chain.close();
     await this.chain.executor.close();
   }
 }

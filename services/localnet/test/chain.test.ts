@@ -8,6 +8,7 @@ import { applyMerkleUpdate, blockCell, loadMerkleUpdate, parseBlock, shardHashes
 import { beforeAll, describe, expect, it } from "vitest";
 import { Chain, type BlockRecord } from "../src/chain/chain.js";
 import { buildShardState } from "../src/chain/state.js";
+import { ChainStore } from "../src/chain/store.js";
 import { TransactionExecutor } from "../src/executor.js";
 import { createGenesis } from "../src/genesis.js";
 import { deriveKeyPair } from "../src/keys.js";
@@ -17,7 +18,7 @@ let now = 1_760_000_000;
 
 beforeAll(async () => {
   const genesis = createGenesis({ seed: "chain", wallets: 1, now });
-  chain = new Chain({ genesis, executor: await TransactionExecutor.create(genesis.config), buildState: buildShardState, clock: () => now });
+  chain = Chain.open({ genesis, executor: await TransactionExecutor.create(genesis.config), buildState: buildShardState, clock: () => now, store: ChainStore.temporary() });
   for (let i = 0; i < 3; i++) {
     now += 1;
     await chain.seal();

@@ -1,6 +1,8 @@
-// Every version of every account, by the seqno of the shard block that wrote it,
-// so a state can be read at any past block, and every transaction of every
-// account in lt order, for getTransactions / getOneTransaction.
+// The account states collation reads and writes, with the recent versions of each account by
+// the masterchain block that committed them (a state can be read at any block of the window
+// without rebuilding the shard state). Versions older than the window are dropped, so memory is
+// bounded by the number of accounts and the window, not by the chain's age; older states are
+// read from the states in the store (archival) or are gone, as on a non-archival node.
 import type { Cell } from "@ton/core";
 
 export interface TxRecord {
@@ -14,22 +16,27 @@ export interface TxRecord {
 }
 
 export class AccountHistory {
-  private versions = new Map<string, { seqno: number; cell: Cell }[]>();
-  private txs = new Map<string, TxRecord[]>();
+  /** Versions by masterchain seqno, oldest first; the last one is the current state. */
+  private versions = new Map<string, { mcSeqno: number; cell: Cell }[]>();
 
   static key(workchain: number, id: Buffer | string): string {
     return `${workchain}:${typeof id === "string" ? id : id.toString("hex")}`;
   }
 
-  setVersion(key: string, seqno: number, cell: Cell): void {
-    const list = this.versions.get(key) ?? [];
-    if (list.length && list[list.length - 1]!.seqno === seqno) list[list.length - 1] = { seqno, cell };
-    else list.push({ seqno, cell });
-    this.versions.set(key, list);
+  static parseKey(key: string): { workchain: number; id: Buffer } {
+    const i = key.indexOf(":");
+    return { workchain: Number(key.slice(0, i)), id: Buffer.from(key.slice(i + 1), "hex") };
   }
 
-  /** The ShardAccount cell as of shard block `seqno` (undefined: never existed by then). */
-  at(key: string, seqno: number): Cell | undefined {
+  setVersion(key: string, mcSeqno: number, cell: Cell): void {
+    const list = this.versions.get(key);
+    if (!list) this.versions.set(key, [{ mcSeqno, cell }]);
+    else if (list[list.length - 1]!.mcSeqno === mcSeqno) list[list.length - 1] = { mcSeqno, cell };
+    else list.push({ mcSeqno, cell });
+  }
+
+  /** The ShardAccount cell as of masterchain block `mcSeqno` (undefined: never existed by then). */
+  at(key: string, mcSeqno: number): Cell | undefined {
     const list = this.versions.get(key);
     if (!list) return undefined;
     let lo = 0;
@@ -37,7 +44,7 @@ export class AccountHistory {
     let found: Cell | undefined;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (list[mid]!.seqno <= seqno) {
+      if (list[mid]!.mcSeqno <= mcSeqno) {
         found = list[mid]!.cell;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -54,33 +61,16 @@ export class AccountHistory {
     return this.versions.keys();
   }
 
-  addTransaction(key: string, tx: TxRecord): void {
-    const list = this.txs.get(key) ?? [];
-    list.push(tx);
-    this.txs.set(key, list);
+  get size(): number {
+    return this.versions.size;
   }
 
-  /** The transaction of the account with exactly this lt. */
-  transaction(key: string, lt: bigint): TxRecord | undefined {
-    const list = this.txs.get(key);
-    if (!list) return undefined;
-    let lo = 0;
-    let hi = list.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = list[mid]!.lt;
-      if (v === lt) return list[mid];
-      if (v < lt) lo = mid + 1;
-      else hi = mid - 1;
+  /** Drops versions no block from `oldest` on can see (keeps the newest one before it). */
+  prune(oldest: number): void {
+    for (const list of this.versions.values()) {
+      let keep = 0;
+      while (keep + 1 < list.length && list[keep + 1]!.mcSeqno <= oldest) keep++;
+      if (keep > 0) list.splice(0, keep);
     }
-    return undefined;
-  }
-
-  /** Up to `count` transactions going back from (and including) lt. */
-  transactionsFrom(key: string, lt: bigint, count: number): TxRecord[] {
-    const list = this.txs.get(key) ?? [];
-    const out: TxRecord[] = [];
-    for (let i = list.length - 1; i >= 0 && out.length < count; i--) if (list[i]!.lt <= lt) out.push(list[i]!);
-    return out;
   }
 }

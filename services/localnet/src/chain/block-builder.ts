@@ -28,13 +28,17 @@ import {
   type ValueFlow,
 } from "@tongate/block";
 import { inMessageCell, outMessageCells, queued, type CollatedTransaction } from "../collator.js";
+import type { BlockIdExt } from "./block-record.js";
 
-export interface BlockIdExt {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  rootHash: Buffer;
-  fileHash: Buffer;
+export type { BlockIdExt };
+
+/** Split and merge flags of a shard block (BlockInfo). */
+export interface SplitMergeFlags {
+  beforeSplit: boolean;
+  afterSplit: boolean;
+  afterMerge: boolean;
+  wantSplit: boolean;
+  wantMerge: boolean;
 }
 
 export interface BlockParts {
@@ -45,7 +49,9 @@ export interface BlockParts {
   genUtime: number;
   startLt: bigint;
   endLt: bigint;
-  prev: ExtBlkRef;
+  /** One previous block, or two after a merge (prev_blks_info). */
+  prev: ExtBlkRef | [ExtBlkRef, ExtBlkRef];
+  splitMerge?: SplitMergeFlags;
   /** The masterchain block a shard block refers to. */
   masterRef?: ExtBlkRef;
   genSoftware: GlobalVersion;
@@ -171,11 +177,11 @@ export function buildBlock(p: BlockParts): BuiltBlock {
   const info: BlockInfo = {
     version: 0,
     notMaster: p.workchain !== -1,
-    afterMerge: false,
-    beforeSplit: false,
-    afterSplit: false,
-    wantSplit: false,
-    wantMerge: false,
+    afterMerge: p.splitMerge?.afterMerge ?? false,
+    beforeSplit: p.splitMerge?.beforeSplit ?? false,
+    afterSplit: p.splitMerge?.afterSplit ?? false,
+    wantSplit: p.splitMerge?.wantSplit ?? false,
+    wantMerge: p.splitMerge?.wantMerge ?? false,
     keyBlock: p.keyBlock,
     vertSeqnoIncr: false,
     flags: 1,
@@ -191,7 +197,7 @@ export function buildBlock(p: BlockParts): BuiltBlock {
     prevKeyBlockSeqno: p.prevKeyBlockSeqno,
     genSoftware: p.genSoftware,
     masterRef: p.workchain !== -1 ? { master: p.masterRef! } : undefined,
-    prevRef: { type: "prev_blk_info", prev: p.prev },
+    prevRef: Array.isArray(p.prev) ? { type: "prev_blks_info", prev1: p.prev[0], prev2: p.prev[1] } : { type: "prev_blk_info", prev: p.prev },
   };
 
   const block: Block = {

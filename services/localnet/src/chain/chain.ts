@@ -1,11 +1,18 @@
-// The chain: a masterchain and workchain 0 (one shard), sealed block by block.
-// Each seal collates workchain 0 (external messages and internal messages from
-// the masterchain), then the masterchain (its externals and messages from
-// workchain 0), builds both blocks, commits the shard block in the masterchain
-// block's shard_hashes, and signs the masterchain block with the validator key.
-import { createHash } from "node:crypto";
-import { Address, Cell, Dictionary } from "@ton/core";
-import { sign } from "@ton/crypto";
+// The chain: a masterchain and workchain 0 (one shard, or several that split and merge), sealed
+// together. Each seal collates every shard of workchain 0 (external messages, internal messages
+// from the masterchain and from other shards sent in earlier seals), then the masterchain (its
+// externals and the messages workchain 0 sent it), builds the blocks, commits the shard blocks in
+// the masterchain block's shard_hashes, signs the masterchain block with the validator key, and
+// stores everything in one transaction of the ChainStore.
+//
+// Memory: the states of the last `stateWindow` masterchain blocks (and the shard blocks they
+// commit) are kept as cells; older blocks are records read again from the store when asked, and
+// their states are gone unless the chain is archival (then they are read back from the store's
+// cells). McStateExtra.prev_blocks grows by one entry per block and is updated in place
+// (hashmapAugSet), so a seal costs the same at block 10 and at block 100,000.
+import { createHash, createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
+import { Address, beginCell, Cell, Dictionary } from "@ton/core";
+import { LruMap } from "@tongate/runtime";
 import {
   accountDepthBalance,
   binTreeFromShards,
@@ -13,14 +20,22 @@ import {
   emptyCryptoSignatures,
   computeValidatorSetHashShort,
   configValidatorSet,
-  emptyOldMcBlocksInfo,
-  masterchainValidators,
-  type OldMcBlocksInfo,
   emptyShardFees,
   emptyShardHashes,
+  hashmapAugSet,
+  keyExtBlkRefValue,
+  keyMaxLtAug,
+  masterchainValidators,
   SHARD_FULL,
+  shardChildren,
+  shardContainsAccount,
+  shardParent,
+  shardPrefixLength,
   validatorNodeIdShort,
+  walkHashmap,
   type ExtBlkRef,
+  type HashmapAugECell,
+  type KeyMaxLt,
   type McBlockExtra,
   type McStateExtra,
   type ShardDescr,
@@ -34,10 +49,15 @@ import { shardAccountCell } from "../genesis.js";
 import { deriveBytes } from "../keys.js";
 import { LiteErrorCode, LiteServerError } from "../liteserver/errors.js";
 import { AccountHistory, type TxRecord } from "./account-history.js";
-import { buildBlock, type BlockIdExt, type BuiltBlock } from "./block-builder.js";
+import { buildBlock, type SplitMergeFlags } from "./block-builder.js";
+import { BlockRecord, type RecordSource } from "./block-record.js";
 import type { ShardStateBuilder } from "./state.js";
+import { blockKeyBytes, type BlockKey, type ChainStore, type StoredBlockMeta } from "./store.js";
 import { specialAccountIds } from "../special-accounts.js";
 import { collateMasterchain } from "../ticktock.js";
+
+export { BlockRecord } from "./block-record.js";
+export type { BlockIdExt } from "./block-record.js";
 
 export const LT_BLOCK_ALIGN = 1_000_000n;
 
@@ -51,20 +71,10 @@ export const LT_BLOCK_ALIGN = 1_000_000n;
  */
 export const LOCALNET_TOTAL_SUPPLY = 4_000_000_000n * 1_000_000_000n;
 
-export interface BlockRecord extends BuiltBlock {
-  /** The ShardStateUnsplit after this block. */
-  stateRoot: Cell;
-  startLt: bigint;
-  endLt: bigint;
-  genUtime: number;
-  /** Masterchain blocks: their seqno; shard blocks: the masterchain block that committed them. */
-  mcSeqno: number;
-  transactions: TxRecord[];
-  /** Total balance of the shard's accounts after this block. */
-  balanceAfter: bigint;
-  /** Masterchain blocks: the validator signatures (node id short, ed25519 signature). */
-  signatures: { nodeIdShort: Buffer; signature: Buffer }[];
-}
+/** Masterchain blocks whose states stay in memory by default (about four minutes at one block a second). */
+export const DEFAULT_STATE_WINDOW = 256;
+/** Shard counts `--shards` takes: workchain 0 split to depth 0..4. */
+export const SHARD_COUNTS = [1, 2, 4, 8, 16] as const;
 
 export interface ZeroState {
   workchain: number;
@@ -78,67 +88,329 @@ export interface ChainOptions {
   genesis: Genesis;
   executor: TransactionExecutor;
   buildState: ShardStateBuilder;
+  store: ChainStore;
   /** Unix time source (tests move time by hand). */
   clock?: () => number;
-  /** Told of every accepted external message and every seal, in order (persistence). */
-  journal?: ChainJournal;
+  /** Masterchain blocks whose states stay in memory (DEFAULT_STATE_WINDOW). */
+  stateWindow?: number;
+  /** Serve states older than the window, read back from the store (else TON's "state already gc'd"). */
+  archival?: boolean;
+  /** Split workchain 0 into this many shards in the first blocks (1, 2, 4, 8 or 16). */
+  shards?: number;
 }
 
-/**
- * What makes the chain what it is, given its genesis: the external messages it accepted and
- * the times it sealed at. Replaying them in order rebuilds the same blocks, byte for byte.
- */
-export interface ChainJournal {
-  /** `outMessages`: what the check predicted, so a replay plans its collation as the original did */
-  external(boc: Buffer, outMessages?: number): void;
-  seal(now: number): void;
+/** A planned shard block of one seal. */
+interface ShardPlan {
+  shard: bigint;
+  /** The previous blocks: none (the zero state), one, or the two merged. */
+  prev: BlockRecord[];
+  flags: SplitMergeFlags;
 }
+
+/** A block a seal produced, with what the store needs of it. */
+interface Produced {
+  rec: BlockRecord;
+  collation: Collation;
+  boc: Buffer;
+}
+
+/** What the store keeps about the head, rewritten by every seal. */
+interface StoredHead {
+  mcSeqno: number;
+  tips: [number, string, number][];
+  keyBlocks: number[];
+  /** Internal messages waiting for the next seal (BoCs, base64). */
+  queue: string[];
+  pendingSplits: string[];
+  pendingMerges: string[];
+}
+
+/** The DER (PKCS #8) header of an Ed25519 private key; the 32-byte seed follows. */
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 
 const alignUp = (lt: bigint) => ((lt + LT_BLOCK_ALIGN) / LT_BLOCK_ALIGN) * LT_BLOCK_ALIGN;
-const refOf = (b: { id: BlockIdExt; endLt: bigint }): ExtBlkRef => ({ endLt: b.endLt, seqNo: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
+const refOf = (b: { id: { seqno: number; rootHash: Buffer; fileHash: Buffer }; endLt: bigint }): ExtBlkRef => ({ endLt: b.endLt, seqNo: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
 const zeroRef = (z: ZeroState): ExtBlkRef => ({ endLt: 0n, seqNo: 0, rootHash: z.rootHash, fileHash: z.fileHash });
+const keyHex = (k: BlockKey) => blockKeyBytes(k).toString("hex");
+const noSplitMerge = (): SplitMergeFlags => ({ beforeSplit: false, afterSplit: false, afterMerge: false, wantSplit: false, wantMerge: false });
+const byShard = (a: { shard: bigint }, b: { shard: bigint }) => (a.shard < b.shard ? -1 : a.shard > b.shard ? 1 : 0);
 
-export class Chain {
+/** ton::ErrorCode::error "state already gc'd": what a non-archival node answers for a state it dropped. */
+export const stateGcError = () => new LiteServerError(LiteErrorCode.error, "state already gc'd");
+
+export class Chain implements RecordSource {
   readonly genesis: Genesis;
   readonly mcZero: ZeroState;
   readonly shardZero: ZeroState;
-  readonly masterchain: BlockRecord[] = [];
-  readonly shardchain: BlockRecord[] = [];
   readonly history = new AccountHistory();
-  private readonly byRootHash = new Map<string, BlockRecord>();
   readonly executor: TransactionExecutor;
+  readonly store: ChainStore;
+  readonly stateWindow: number;
+  readonly archival: boolean;
   private readonly buildState: ShardStateBuilder;
   private readonly clock: () => number;
+  /** Blocks of the window, with their states: masterchain by seqno, shard blocks by key. */
+  private readonly mcHot = new Map<number, BlockRecord>();
+  private readonly shardHot = new Map<string, BlockRecord>();
+  private readonly hotByHash = new Map<string, BlockRecord>();
+  /** Older blocks read back from the store, and states read back from it (archival). */
+  private readonly cold = new LruMap<string, BlockRecord>(256);
+  private readonly coldStates = new LruMap<string, Cell>(4);
+  private head: BlockRecord | undefined;
+  /** Workchain 0's shards and their newest blocks (undefined: the zero state). */
+  private tips: { shard: bigint; rec: BlockRecord | undefined }[] = [{ shard: SHARD_FULL, rec: undefined }];
+  private keyBlocks: number[] = [];
+  private prevBlocksCell: HashmapAugECell<KeyMaxLt> = { root: null, extra: keyMaxLtAug.empty() };
+  private readonly mcConfig: McStateExtra["config"];
+  /** Shards to split or merge (by the parent) at the next seal, and the shard depth to reach. */
+  private pendingSplits = new Set<bigint>();
+  private pendingMerges = new Set<bigint>();
+  private targetDepth = 0;
   private queues = new Map<number, QueuedMessage[]>([
     [-1, []],
     [0, []],
   ]);
   private waiters: { seqno: number; resolve: () => void }[] = [];
   private sealing: Promise<BlockRecord> | undefined;
-  private readonly journal: ChainJournal | undefined;
+  private sealsSincePrune = 0;
+  private validatorKey: KeyObject | undefined;
 
-  constructor(o: ChainOptions) {
+  private constructor(o: ChainOptions) {
     this.genesis = o.genesis;
     this.executor = o.executor;
     this.buildState = o.buildState;
+    this.store = o.store;
     this.clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
-    this.journal = o.journal;
-    for (const [id, sa] of o.genesis.accounts) this.history.setVersion(AccountHistory.key(0, id), 0, shardAccountCell(sa));
-    for (const [id, sa] of o.genesis.masterchainAccounts) this.history.setVersion(AccountHistory.key(-1, id), 0, shardAccountCell(sa));
+    this.stateWindow = Math.max(16, o.stateWindow ?? DEFAULT_STATE_WINDOW);
+    this.archival = o.archival ?? false;
+    const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.genesis.config);
+    const p0 = config.get(0)?.beginParse();
+    // The config dictionary's cells are the genesis config's: every state shares them.
+    this.mcConfig = { configAddr: p0 ? p0.loadBuffer(32) : Buffer.alloc(32, 0x55), config, root: this.genesis.config };
     this.shardZero = this.zeroState(0);
     this.mcZero = this.zeroState(-1);
+    const shards = o.shards ?? 1;
+    if (!SHARD_COUNTS.includes(shards as (typeof SHARD_COUNTS)[number])) throw new RangeError(`shards must be one of ${SHARD_COUNTS.join(", ")}`);
+    this.targetDepth = Math.log2(shards);
   }
 
-  private accountsOf(workchain: number, seqno: number): Map<string, Cell> {
-    const out = new Map<string, Cell>();
-    const prefix = `${workchain}:`;
-    for (const key of this.history.keys()) {
-      if (!key.startsWith(prefix)) continue;
-      const c = this.history.at(key, seqno);
-      if (c) out.set(key.slice(prefix.length), c);
+  /** Opens the chain in `store`: continues the stored one, or starts from genesis. */
+  static open(o: ChainOptions): Chain {
+    const chain = new Chain(o);
+    if (!chain.load()) {
+      for (const [id, sa] of o.genesis.accounts) chain.history.setVersion(AccountHistory.key(0, id), 0, shardAccountCell(sa));
+      for (const [id, sa] of o.genesis.masterchainAccounts) chain.history.setVersion(AccountHistory.key(-1, id), 0, shardAccountCell(sa));
     }
+    return chain;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reading blocks
+
+  get lastMasterchain(): BlockRecord | undefined {
+    return this.head;
+  }
+
+  /** The newest block of the first shard of workchain 0 (the only one unless split). */
+  get lastShard(): BlockRecord | undefined {
+    return this.tips[0]?.rec;
+  }
+
+  /** Workchain 0's current shards with their newest blocks. */
+  get shardTips(): readonly { shard: bigint; rec: BlockRecord | undefined }[] {
+    return this.tips;
+  }
+
+  /** The newest block of the shard holding `account` (workchain 0), or the masterchain head. */
+  tipFor(address: Address): BlockRecord | undefined {
+    if (address.workChain === -1) return this.head;
+    return this.tips.find((t) => shardContainsAccount(t.shard, address.hash))?.rec;
+  }
+
+  /** A block by its key (workchain, shard, seqno), from the window or the store. */
+  block(k: BlockKey): BlockRecord | undefined {
+    if (k.workchain === -1 && k.shard === SHARD_FULL) {
+      const hot = this.mcHot.get(k.seqno);
+      if (hot) return hot;
+    } else {
+      const hot = this.shardHot.get(keyHex(k));
+      if (hot) return hot;
+    }
+    const hex = keyHex(k);
+    const cold = this.cold.get(hex);
+    if (cold) return cold;
+    const meta = this.store.block(k);
+    if (!meta || (this.head && meta.mcSeqno > this.head.id.seqno)) return undefined;
+    const rec = new BlockRecord(meta, this);
+    this.cold.set(hex, rec);
+    return rec;
+  }
+
+  mcBlock(seqno: number): BlockRecord | undefined {
+    return seqno >= 1 ? this.block({ workchain: -1, shard: SHARD_FULL, seqno }) : undefined;
+  }
+
+  blockByRootHash(hash: Buffer): BlockRecord | undefined {
+    const hot = this.hotByHash.get(hash.toString("hex"));
+    if (hot) return hot;
+    const meta = this.store.blockByRootHash(hash);
+    return meta ? this.block(meta) : undefined;
+  }
+
+  /** Every shard id workchain `workchain` has had blocks in (few: splits and merges make them). */
+  shardIdsOf(workchain: number): bigint[] {
+    return workchain === -1 ? [SHARD_FULL] : this.store.shardsOf(workchain);
+  }
+
+  /** The masterchain seqnos of the key blocks, ascending. */
+  get keyBlockSeqnos(): readonly number[] {
+    return this.keyBlocks;
+  }
+
+  /**
+   * Every masterchain block, oldest first. Reads the whole chain: for tests and tools, not for the
+   * liteserver (which looks blocks up by key).
+   */
+  get masterchain(): BlockRecord[] {
+    const out: BlockRecord[] = [];
+    for (let s = 1; s <= (this.head?.id.seqno ?? 0); s++) out.push(this.mcBlock(s)!);
     return out;
   }
+
+  /** Every block of workchain 0, by the masterchain block that committed it, then shard. Reads the whole chain (tests, tools). */
+  get shardchain(): BlockRecord[] {
+    const out: BlockRecord[] = [];
+    for (const shard of this.shardIdsOf(0)) for (const m of this.store.shardBlocks(0, shard, 0)) if (m.mcSeqno <= (this.head?.id.seqno ?? 0)) out.push(this.block(m)!);
+    return out.sort((a, b) => a.mcSeqno - b.mcSeqno || byShard(a.id, b.id));
+  }
+
+  /** The transaction of an account with exactly this lt. */
+  transaction(workchain: number, account: Buffer, lt: bigint): TxRecord | undefined {
+    const t = this.store.transaction(workchain, account, lt);
+    return t && t.mcSeqno <= (this.head?.id.seqno ?? 0) ? { lt: t.lt, hash: t.hash, cell: Cell.fromBoc(t.boc)[0]!, block: t.block, mcSeqno: t.mcSeqno } : undefined;
+  }
+
+  /** Up to `count` transactions of an account going back from (and including) lt. */
+  transactionsFrom(workchain: number, account: Buffer, lt: bigint, count: number): TxRecord[] {
+    const head = this.head?.id.seqno ?? 0;
+    return this.store
+      .transactionsFrom(workchain, account, lt, count)
+      .filter((t) => t.mcSeqno <= head)
+      .map((t) => ({ lt: t.lt, hash: t.hash, cell: Cell.fromBoc(t.boc)[0]!, block: t.block, mcSeqno: t.mcSeqno }));
+  }
+
+  // RecordSource: what a record reads when it does not hold it.
+
+  blockBoc(r: BlockRecord): Buffer {
+    const boc = this.store.blockBoc(r.key);
+    if (!boc) throw new LiteServerError(LiteErrorCode.notready, `block ${r.id.workchain}:${r.id.shard.toString(16)}:${r.id.seqno} not in db`);
+    return boc;
+  }
+
+  stateOf(r: BlockRecord): Cell {
+    const head = this.head?.id.seqno ?? 0;
+    // Blocks of the window that this process did not build (after a restart) are read back too.
+    if (!this.archival && r.mcSeqno <= head - this.stateWindow) throw stateGcError();
+    const hex = r.meta.stateHash.toString("hex");
+    let state = this.coldStates.get(hex);
+    if (!state) this.coldStates.set(hex, (state = this.store.loadCells(r.meta.stateHash)));
+    return state;
+  }
+
+  transactionsOf(r: BlockRecord): TxRecord[] {
+    const out: TxRecord[] = [];
+    const block = { workchain: r.id.workchain, shard: r.id.shard, seqno: r.id.seqno };
+    for (const [, ab] of r.block.extra.accountBlocks) {
+      for (const [lt, t] of ab.value.transactions) out.push({ lt, hash: t.value.raw.hash(), cell: t.value.raw, block, mcSeqno: r.mcSeqno });
+    }
+    return out.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Shard splits and merges
+
+  /**
+   * Splits `shard` of workchain 0 (every current shard when omitted): its next block is before_split,
+   * the one after it two after_split blocks. Returns the shards that will split.
+   */
+  requestSplit(shard?: bigint): bigint[] {
+    const targets = shard === undefined ? this.tips.map((t) => t.shard) : [shard];
+    for (const s of targets) {
+      if (!this.tips.some((t) => t.shard === s)) throw new RangeError(`workchain 0 has no shard ${s.toString(16).padStart(16, "0")}; its shards: ${this.shardList()}`);
+      if (shardPrefixLength(s) >= 4) throw new RangeError(`shard ${s.toString(16).padStart(16, "0")} is at depth 4, localnet's deepest`);
+    }
+    for (const s of targets) this.pendingSplits.add(s);
+    return targets;
+  }
+
+  /**
+   * Merges the two children of `parent` (every pair of sibling shards when omitted): their next blocks
+   * want a merge, the one after them is one after_merge block. Returns the parents.
+   */
+  requestMerge(parent?: bigint): bigint[] {
+    const pairs: bigint[] = [];
+    const has = (s: bigint) => this.tips.some((t) => t.shard === s);
+    if (parent !== undefined) {
+      if (parent === 0n || shardPrefixLength(parent) >= 4 || !shardChildren(parent).every(has)) {
+        throw new RangeError(`shard ${parent.toString(16).padStart(16, "0")} is not the parent of two current shards; the shards: ${this.shardList()}`);
+      }
+      pairs.push(parent);
+    } else {
+      for (const t of this.tips) {
+        if (t.shard === SHARD_FULL) continue;
+        const p = shardParent(t.shard);
+        if (!pairs.includes(p) && shardChildren(p).every(has)) pairs.push(p);
+      }
+      if (pairs.length === 0) throw new RangeError(`no two shards of workchain 0 can merge; the shards: ${this.shardList()}`);
+    }
+    for (const p of pairs) this.pendingMerges.add(p);
+    return pairs;
+  }
+
+  private shardList(): string {
+    return this.tips.map((t) => t.shard.toString(16).padStart(16, "0")).join(", ");
+  }
+
+  /** The blocks of workchain 0 the next seal produces, from the tips and the pending splits and merges. */
+  private planShards(): ShardPlan[] {
+    // --shards: split every shallower shard until the depth is reached, then leave the shards alone
+    if (this.targetDepth > 0) {
+      const shallow = this.tips.filter((t) => shardPrefixLength(t.shard) < this.targetDepth);
+      if (shallow.length === 0) this.targetDepth = 0;
+      for (const t of shallow) if (!t.rec?.meta.beforeSplit) this.pendingSplits.add(t.shard);
+    }
+    const plans: ShardPlan[] = [];
+    const done = new Set<bigint>();
+    const tipOf = (s: bigint) => this.tips.find((x) => x.shard === s)?.rec;
+    for (const t of this.tips) {
+      if (done.has(t.shard)) continue;
+      const rec = t.rec;
+      if (rec?.meta.beforeSplit) {
+        for (const child of shardChildren(t.shard)) plans.push({ shard: child, prev: [rec], flags: { ...noSplitMerge(), afterSplit: true } });
+        continue;
+      }
+      const parent = t.shard === SHARD_FULL ? undefined : shardParent(t.shard);
+      const pair = parent !== undefined && this.pendingMerges.has(parent) ? shardChildren(parent).map(tipOf) : undefined;
+      if (parent !== undefined && pair?.[0] && pair[1]) {
+        const [left, right] = [pair[0], pair[1]];
+        if (left.block.info.wantMerge && right.block.info.wantMerge) {
+          // both announced the merge in the previous seal: one block of the parent follows them
+          plans.push({ shard: parent, prev: [left, right], flags: { ...noSplitMerge(), afterMerge: true } });
+          this.pendingMerges.delete(parent);
+        } else {
+          for (const p of [left, right]) plans.push({ shard: p.id.shard, prev: [p], flags: { ...noSplitMerge(), wantMerge: true } });
+        }
+        done.add(left.id.shard).add(right.id.shard);
+        continue;
+      }
+      const split = this.pendingSplits.delete(t.shard);
+      plans.push({ shard: t.shard, prev: rec ? [rec] : [], flags: { ...noSplitMerge(), beforeSplit: split, wantSplit: split } });
+    }
+    return plans.sort(byShard);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Accounts
 
   private static balanceOf(accounts: Map<string, Cell>): bigint {
     let total = 0n;
@@ -146,6 +418,31 @@ export class Chain {
     for (const c of accounts.values()) total += accountDepthBalance(c.refs[0]!).balance.coins;
     return total;
   }
+
+  /** The current accounts of a shard (ShardAccount cells by account id hex). */
+  private accountsOf(workchain: number, shard: bigint): Map<string, Cell> {
+    const out = new Map<string, Cell>();
+    const prefix = `${workchain}:`;
+    for (const key of this.history.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const id = key.slice(prefix.length);
+      if (workchain === 0 && shard !== SHARD_FULL && !shardContainsAccount(shard, Buffer.from(id, "hex"))) continue;
+      const c = this.history.latest(key);
+      if (c) out.set(id, c);
+    }
+    return out;
+  }
+
+  /** Accounts as the collation of a block committed by masterchain block `mcSeqno` sees and writes them. */
+  private accountStore(mcSeqno: number): AccountStore {
+    return {
+      get: (wc, id) => this.history.latest(AccountHistory.key(wc, id)),
+      set: (wc, id, cell) => this.history.setVersion(AccountHistory.key(wc, id), mcSeqno, cell),
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Masterchain state parts
 
   /** gen_validator_list_hash_short of the one validator set (config param 34). */
   private get validatorListHashShort(): number {
@@ -160,34 +457,24 @@ export class Chain {
 
   /** c7's previous-blocks info: the last 16 masterchain blocks (newest first) and the last key block. */
   private prevBlocksInfo(): PrevBlocksInfo | undefined {
-    const mc = this.masterchain;
-    if (mc.length === 0) return undefined;
+    const head = this.head;
+    if (!head) return undefined;
     const id = (b: BlockRecord) => ({ workchain: -1, shard: SHARD_FULL, seqno: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
-    const key = [...mc].reverse().find((b) => b.block.info.keyBlock) ?? mc[0]!;
-    return { lastMcBlocks: mc.slice(-16).reverse().map(id), prevKeyBlock: id(key) };
+    const last: BlockRecord[] = [];
+    for (let s = head.id.seqno; s >= 1 && last.length < 16; s--) last.push(this.mcBlock(s)!);
+    const key = this.mcBlock(this.keyBlocks[this.keyBlocks.length - 1] ?? 1)!;
+    return { lastMcBlocks: last.map(id), prevKeyBlock: id(key) };
   }
 
-  /** McStateExtra.prev_blocks: every earlier masterchain block, keyed by seqno, with key-block flags. */
-  private prevBlocks(): OldMcBlocksInfo {
-    const d = emptyOldMcBlocksInfo();
-    for (const b of this.masterchain) {
-      const key = b.block.info.keyBlock;
-      d.set(b.id.seqno, { extra: { key, maxEndLt: b.endLt }, value: { key, blkRef: refOf(b) } });
-    }
-    return d;
-  }
-
-  private mcStateExtra(shards: ShardDescr | undefined, lastKeyBlock: ExtBlkRef | null, afterKeyBlock: boolean): McStateExtra {
+  private mcStateExtra(shards: { shard: bigint; descr: ShardDescr }[], lastKeyBlock: ExtBlkRef | null, afterKeyBlock: boolean): McStateExtra {
     const shardHashes = emptyShardHashes();
-    if (shards) shardHashes.set(0, binTreeFromShards([{ shard: SHARD_FULL, leaf: shards }]));
-    const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.genesis.config);
-    const p0 = config.get(0)?.beginParse();
+    if (shards.length > 0) shardHashes.set(0, binTreeFromShards(shards.map((s) => ({ shard: s.shard, leaf: s.descr }))));
     return {
       shardHashes,
-      config: { configAddr: p0 ? p0.loadBuffer(32) : Buffer.alloc(32, 0x55), config },
+      config: this.mcConfig,
       flags: 0,
       validatorInfo: { validatorListHashShort: this.validatorListHashShort, catchainSeqno: 0, nxCcUpdated: false },
-      prevBlocks: this.prevBlocks(),
+      prevBlocks: this.prevBlocksCell,
       afterKeyBlock,
       lastKeyBlock,
       globalBalance: { coins: LOCALNET_TOTAL_SUPPLY },
@@ -195,7 +482,8 @@ export class Chain {
   }
 
   private zeroState(workchain: number): ZeroState {
-    const accounts = this.accountsOf(workchain, 0);
+    const accounts = new Map<string, Cell>();
+    for (const [id, sa] of workchain === 0 ? this.genesis.accounts : this.genesis.masterchainAccounts) accounts.set(id, shardAccountCell(sa));
     const root = this.buildState({
       globalId: this.genesis.globalId,
       workchain,
@@ -206,23 +494,14 @@ export class Chain {
       minRefMcSeqno: 0,
       accounts,
       totalBalance: Chain.balanceOf(accounts),
-      mcExtra: workchain === -1 ? this.mcStateExtra(undefined, null, false) : undefined,
+      mcExtra: workchain === -1 ? this.mcStateExtra([], null, false) : undefined,
     });
     const boc = root.toBoc({ idx: false, crc32: true });
     return { workchain, root, boc, rootHash: root.hash(), fileHash: createHash("sha256").update(boc).digest() };
   }
 
-  get lastMasterchain(): BlockRecord | undefined {
-    return this.masterchain[this.masterchain.length - 1];
-  }
-
-  get lastShard(): BlockRecord | undefined {
-    return this.shardchain[this.shardchain.length - 1];
-  }
-
-  blockByRootHash(hash: Buffer): BlockRecord | undefined {
-    return this.byRootHash.get(hash.toString("hex"));
-  }
+  // ---------------------------------------------------------------------------------------------
+  // Messages
 
   /** Queues an external message after checking that its contract accepts it now. */
   async sendExternal(boc: Buffer): Promise<void> {
@@ -241,7 +520,7 @@ export class Chain {
     const current = this.history.latest(AccountHistory.key(wc, info.dest.hash));
     const dry = await this.executor.check(info.dest, current, msg.cell, {
       now: this.clock(),
-      lt: alignUp(this.lastMasterchain?.endLt ?? 0n),
+      lt: alignUp(this.head?.endLt ?? 0n),
       randomSeed: Buffer.alloc(32),
     });
     if ("rejected" in dry) {
@@ -253,13 +532,11 @@ export class Chain {
     msg.checkedOnState = stateKey(current);
     msg.expectedOutMessages = dry.outMessages;
     this.queues.get(wc)!.push(msg);
-    this.journal?.external(boc, dry.outMessages);
   }
 
   /**
-   * Queues an external message that was accepted before (journal replay): no check again. Without
-   * the predicted out-message count every transaction after it in the block is planned again
-   * (collation re-plans at each misprediction).
+   * Queues an external message that was accepted before (a journal of an older tongate, replayed
+   * into the store once): no check again.
    */
   replayExternal(boc: Buffer, expectedOutMessages?: number): void {
     const msg = queued(Cell.fromBoc(boc)[0]!);
@@ -269,61 +546,71 @@ export class Chain {
     this.queues.get(info.dest.workChain)!.push(msg);
   }
 
-  /** Seals the next shard block and the masterchain block that commits it. Calls are serialized. */
+  // ---------------------------------------------------------------------------------------------
+  // Sealing
+
+  /** Seals the next blocks of workchain 0's shards and the masterchain block that commits them. Calls are serialized. */
   seal(at?: number): Promise<BlockRecord> {
     const next = (this.sealing ?? Promise.resolve()).then(() => this.sealOnce(at));
     this.sealing = next.catch(() => undefined as never);
     return next;
   }
 
-  /** Accounts as the collation of block `seqno` sees and writes them. */
-  private store(seqno: number): AccountStore {
-    return {
-      get: (wc, id) => this.history.latest(AccountHistory.key(wc, id)),
-      set: (wc, id, cell) => this.history.setVersion(AccountHistory.key(wc, id), seqno, cell),
-    };
-  }
-
   private async sealOnce(at?: number): Promise<BlockRecord> {
-    const now = at ?? Math.max(this.clock(), this.lastMasterchain?.genUtime ?? this.genesis.now);
-    this.journal?.seal(now);
-    // Both queues are taken now, in the same tick as the journal entry, so a replay of the
-    // journal puts every message in the same block.
+    const now = at ?? Math.max(this.clock(), this.head?.genUtime ?? this.genesis.now);
+    // Both queues are taken now: what arrives while this seal runs goes in the next one.
     const q0 = this.queues.get(0)!;
     const qmExternal = this.queues.get(-1)!;
     this.queues.set(0, []);
     this.queues.set(-1, []);
-    const mcPrev = this.lastMasterchain;
+    const mcPrev = this.head;
     const mcSeqno = (mcPrev?.id.seqno ?? 0) + 1;
     const mcPrevRef = mcPrev ? refOf(mcPrev) : zeroRef(this.mcZero);
+    const built: Produced[] = [];
 
-    // Workchain 0, referring to the previous masterchain block.
-    const shPrev = this.lastShard;
-    const sh = await this.produce({
-      workchain: 0,
-      now,
-      mcSeqno,
-      queue: q0,
-      prev: shPrev,
-      zero: this.shardZero,
-      startLt: alignUp(mcPrevRef.endLt > (shPrev?.endLt ?? 0n) ? mcPrevRef.endLt : (shPrev?.endLt ?? 0n)),
-      masterRef: mcPrevRef,
-      keyBlock: false,
-    });
+    // Workchain 0, each shard referring to the previous masterchain block.
+    const plans = this.planShards();
+    const toMasterchain: QueuedMessage[] = [];
+    const nextQueue: QueuedMessage[] = [];
+    for (const plan of plans) {
+      const mine = q0.filter((m) => m.message.info.type !== "external-out" && shardContainsAccount(plan.shard, m.message.info.dest.hash));
+      let prevEnd = 0n;
+      for (const p of plan.prev) if (p.endLt > prevEnd) prevEnd = p.endLt;
+      const sh = await this.produce({
+        workchain: 0,
+        shard: plan.shard,
+        now,
+        mcSeqno,
+        queue: mine,
+        prev: plan.prev,
+        flags: plan.flags,
+        startLt: alignUp(mcPrevRef.endLt > prevEnd ? mcPrevRef.endLt : prevEnd),
+        masterRef: mcPrevRef,
+        keyBlock: false,
+      });
+      built.push(sh);
+      for (const m of sh.collation.outbound) {
+        if (m.message.info.type !== "internal") continue;
+        // to the masterchain in this seal; to another shard in the next one (as the real collator's queues do)
+        (m.message.info.dest.workChain === -1 ? toMasterchain : nextQueue).push(m);
+      }
+    }
+    const newTips = built.map((b) => ({ shard: b.rec.id.shard, rec: b.rec }));
 
-    // The masterchain block: its externals and messages from workchain 0, committing the shard block.
+    // The masterchain block: its externals and messages from workchain 0, committing the shard blocks.
     const keyBlock = mcSeqno === 1;
-    const lastKey = keyBlock ? null : this.masterchain[0] ? refOf(this.masterchain[0]) : null;
-    const stateExtra = this.mcStateExtra(this.shardDescr(sh.record, mcSeqno, mcPrev?.id.seqno ?? 0, now), lastKey, keyBlock);
-    const toMasterchain = sh.collation.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === -1);
+    const lastKey = keyBlock ? null : this.keyBlocks.length ? refOf(this.mcBlock(this.keyBlocks[this.keyBlocks.length - 1]!)!) : null;
+    const descrs = newTips.map((t) => ({ shard: t.shard, descr: this.shardDescr(t.rec, mcSeqno, mcPrev?.id.seqno ?? 0, now) }));
+    const stateExtra = this.mcStateExtra(descrs, lastKey, keyBlock);
     const mc = await this.produce({
       workchain: -1,
+      shard: SHARD_FULL,
       now,
       mcSeqno,
       queue: [...qmExternal, ...toMasterchain],
-      prev: mcPrev,
-      zero: this.mcZero,
-      startLt: alignUp(sh.record.endLt),
+      prev: mcPrev ? [mcPrev] : [],
+      flags: noSplitMerge(),
+      startLt: alignUp(built.reduce((lt, b) => (b.rec.endLt > lt ? b.rec.endLt : lt), 0n)),
       keyBlock,
       stateExtra,
       blockExtra: {
@@ -335,51 +622,130 @@ export class Chain {
         mintMsg: null,
         config: keyBlock ? stateExtra.config : undefined,
       },
+      shards: newTips.map((t) => t.rec.key),
     });
-    // Messages from the masterchain to workchain 0 are delivered in the next shard block.
-    this.queues.get(0)!.push(...mc.collation.outbound.filter((m) => m.message.info.type === "internal" && m.message.info.dest.workChain === 0));
-
+    // Messages from the masterchain to workchain 0, and between shards, are delivered in the next seal.
+    for (const m of mc.collation.outbound) if (m.message.info.type === "internal" && m.message.info.dest.workChain === 0) nextQueue.push(m);
+    const rec = mc.rec;
     const v = this.genesis.validator;
-    const rec = mc.record;
-    rec.signatures.push({ nodeIdShort: validatorNodeIdShort(v.publicKey), signature: sign(blockSignedMessage(rec.id.rootHash, rec.id.fileHash), v.secretKey) });
+    // Ed25519 signatures are deterministic: node's OpenSSL gives tweetnacl's bytes, ~100× faster
+    this.validatorKey ??= createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, v.secretKey.subarray(0, 32)]), format: "der", type: "pkcs8" });
+    rec.meta.signatures.push({ nodeIdShort: validatorNodeIdShort(v.publicKey), signature: ed25519Sign(null, blockSignedMessage(rec.id.rootHash, rec.id.fileHash), this.validatorKey) });
+
+    // The prev_blocks entry of this block, for the next masterchain state.
+    const key = rec.keyBlock;
+    const entry = { extra: { key, maxEndLt: rec.endLt }, value: { key, blkRef: refOf(rec) } };
+    this.prevBlocksCell = hashmapAugSet(this.prevBlocksCell.root, 32, BigInt(mcSeqno), { extra: entry.extra, store: (b) => keyExtBlkRefValue.serialize(entry.value, b) }, keyMaxLtAug);
+
+    // Everything in one transaction: a crash leaves the chain as it was before this seal.
+    const keyBlocks = keyBlock ? [...this.keyBlocks, mcSeqno] : this.keyBlocks;
+    const queue = [...nextQueue, ...this.queues.get(0)!.filter((m) => m.message.info.type === "internal")];
+    await this.store.write(() => {
+      for (const b of [...built, mc]) this.persist(b);
+      const head: StoredHead = {
+        mcSeqno,
+        tips: newTips.map((t) => [t.rec.id.workchain, t.rec.id.shard.toString(), t.rec.id.seqno]),
+        keyBlocks,
+        queue: queue.map((m) => m.cell.toBoc().toString("base64")),
+        pendingSplits: [...this.pendingSplits].map(String),
+        pendingMerges: [...this.pendingMerges].map(String),
+      };
+      this.store.putMeta("head", head);
+    });
+
+    // Only now is the seal visible: the blocks join the window, the head moves.
+    this.queues.get(0)!.push(...nextQueue);
+    this.keyBlocks = keyBlocks;
+    for (const b of built) this.shardHot.set(keyHex(b.rec.key), b.rec);
+    this.mcHot.set(mcSeqno, rec);
+    for (const b of [...built, mc]) this.hotByHash.set(b.rec.id.rootHash.toString("hex"), b.rec);
+    this.tips = newTips;
+    this.head = rec;
+    this.evict();
     this.waiters = this.waiters.filter((w) => (w.seqno <= mcSeqno ? (w.resolve(), false) : true));
     return rec;
   }
 
-  /** Collates the next block of one workchain, builds its state and block, and records it. */
+  /** Writes a sealed block, its transactions and its state's new cells (inside the seal's transaction). */
+  private persist({ rec, collation, boc }: Produced): void {
+    this.store.putBlock(rec.meta, boc);
+    this.store.putCells(rec.stateRoot);
+    for (const t of collation.transactions) {
+      this.store.putTransaction(t.account.workChain, t.account.hash, { lt: t.transaction.lt, hash: t.cell.hash(), boc: t.cell.toBoc({ idx: false, crc32: false }), block: rec.key, mcSeqno: rec.mcSeqno });
+    }
+  }
+
+  /** Blocks older than the window leave memory (the tips stay: the next seal builds on them). */
+  private evict(): void {
+    const oldest = (this.head?.id.seqno ?? 0) - this.stateWindow;
+    if (oldest < 1) return;
+    for (const [seqno, rec] of this.mcHot) {
+      if (seqno > oldest) break; // inserted in seqno order
+      this.mcHot.delete(seqno);
+      this.hotByHash.delete(rec.id.rootHash.toString("hex"));
+      rec.release();
+    }
+    const tips = new Set(this.tips.map((t) => t.rec));
+    for (const [k, rec] of this.shardHot) {
+      if (rec.mcSeqno > oldest) break;
+      if (tips.has(rec)) continue;
+      this.shardHot.delete(k);
+      this.hotByHash.delete(rec.id.rootHash.toString("hex"));
+      rec.release();
+    }
+    if (++this.sealsSincePrune >= 64) {
+      this.sealsSincePrune = 0;
+      this.history.prune(oldest + 1);
+    }
+  }
+
+  /** Collates the next block of one shard (or the masterchain), builds its state and block. */
   private async produce(p: {
     workchain: -1 | 0;
+    shard: bigint;
     now: number;
     /** The masterchain block this seal produces. */
     mcSeqno: number;
     queue: QueuedMessage[];
-    prev: BlockRecord | undefined;
-    zero: ZeroState;
+    prev: BlockRecord[];
+    flags: SplitMergeFlags;
     startLt: bigint;
     keyBlock: boolean;
     /** Shard blocks: the masterchain block they refer to. */
     masterRef?: ExtBlkRef;
-    /** Masterchain blocks: McStateExtra and McBlockExtra. */
+    /** Masterchain blocks: McStateExtra and McBlockExtra, and the shard blocks committed. */
     stateExtra?: McStateExtra;
     blockExtra?: McBlockExtra;
-  }): Promise<{ record: BlockRecord; collation: Collation }> {
-    const { workchain, now, startLt } = p;
-    const seqno = (p.prev?.id.seqno ?? 0) + 1;
+    shards?: BlockKey[];
+  }): Promise<Produced> {
+    const { workchain, shard, now, startLt } = p;
+    const seqno = Math.max(0, ...p.prev.map((b) => b.id.seqno)) + 1;
     const minRefMcSeqno = p.mcSeqno - 1;
-    const randSeed = deriveBytes(this.genesis.seed, `rand/${workchain}/${seqno}`);
-    const options = { workchain, inShard: (a: Address) => a.workChain === workchain, now, startLt, blockRandSeed: randSeed, prevBlocksInfo: this.prevBlocksInfo() };
+    const zero = workchain === -1 ? this.mcZero : this.shardZero;
+    // The state the block starts from, as the validator sees it: the previous state; after a split
+    // the parent's accounts of this half; after a merge both states (split_state).
+    const before = this.stateBefore(workchain, shard, p.prev, p.flags, zero);
+    const randSeed = deriveBytes(this.genesis.seed, `rand/${workchain}/${shard === SHARD_FULL ? "" : shard.toString(16) + "/"}${seqno}`);
+    const options = {
+      workchain,
+      inShard: (a: Address) => a.workChain === workchain && (workchain === -1 || shardContainsAccount(shard, a.hash)),
+      now,
+      startLt,
+      blockRandSeed: randSeed,
+      prevBlocksInfo: this.prevBlocksInfo(),
+    };
     // The masterchain block also runs the special accounts' tick and tock transactions (ticktock.ts).
     const collation =
       workchain === -1
-        ? await collateMasterchain(this.executor, this.store(seqno), p.queue, options, specialAccountIds(this.genesis.config))
-        : await collate(this.executor, this.store(seqno), p.queue, options);
+        ? await collateMasterchain(this.executor, this.accountStore(p.mcSeqno), p.queue, options, specialAccountIds(this.genesis.config))
+        : await collate(this.executor, this.accountStore(p.mcSeqno), p.queue, options);
     const endLt = collation.endLt > startLt ? collation.endLt : startLt + 1n;
-    const accounts = this.accountsOf(workchain, seqno);
+    const accounts = this.accountsOf(workchain, shard);
     const balanceAfter = Chain.balanceOf(accounts);
     const state = this.buildState({
       globalId: this.genesis.globalId,
       workchain,
-      shard: SHARD_FULL,
+      shard,
       seqno,
       genUtime: now,
       genLt: endLt,
@@ -388,16 +754,19 @@ export class Chain {
       totalBalance: balanceAfter,
       masterRef: p.masterRef,
       mcExtra: p.stateExtra,
+      beforeSplit: p.flags.beforeSplit,
     });
+    const prevRefs = p.prev.map(refOf);
     const built = buildBlock({
       globalId: this.genesis.globalId,
       workchain,
-      shard: SHARD_FULL,
+      shard,
       seqno,
       genUtime: now,
       startLt,
       endLt,
-      prev: p.prev ? refOf(p.prev) : zeroRef(p.zero),
+      prev: prevRefs.length === 2 ? [prevRefs[0]!, prevRefs[1]!] : (prevRefs[0] ?? zeroRef(zero)),
+      splitMerge: p.flags,
       masterRef: p.masterRef,
       genSoftware: { version: 13, capabilities: 0n },
       minRefMcSeqno,
@@ -405,20 +774,90 @@ export class Chain {
       keyBlock: p.keyBlock,
       validatorListHashShort: this.validatorListHashShort,
       catchainSeqno: 0,
-      oldState: p.prev?.stateRoot ?? p.zero.root,
+      oldState: before.root,
       newState: state,
-      balanceBefore: p.prev ? p.prev.balanceAfter : Chain.balanceOf(this.accountsOf(workchain, 0)),
+      balanceBefore: before.balance,
       balanceAfter,
       transactions: collation.transactions,
       randSeed,
       createdBy: Buffer.alloc(32),
       mcExtra: p.blockExtra,
     });
-    return { record: this.record(built, state, collation, p.mcSeqno), collation };
+    const meta: StoredBlockMeta = {
+      workchain,
+      shard,
+      seqno,
+      rootHash: built.id.rootHash,
+      fileHash: built.id.fileHash,
+      startLt,
+      endLt,
+      genUtime: now,
+      mcSeqno: p.mcSeqno,
+      keyBlock: p.keyBlock,
+      stateHash: state.hash(),
+      balanceAfter: built.block.valueFlow.toNextBlk.coins,
+      prev: p.prev.length ? p.prev.map((b) => b.key) : [{ workchain, shard: SHARD_FULL, seqno: 0 }],
+      beforeSplit: p.flags.beforeSplit,
+      afterSplit: p.flags.afterSplit,
+      afterMerge: p.flags.afterMerge,
+      signatures: [],
+      shards: p.shards ?? [],
+    };
+    const block = { workchain, shard, seqno };
+    const transactions: TxRecord[] = collation.transactions.map((t) => ({ lt: t.transaction.lt, hash: t.cell.hash(), cell: t.cell, block, mcSeqno: p.mcSeqno }));
+    return { rec: new BlockRecord(meta, this, { root: built.root, state, transactions }), collation, boc: built.boc };
+  }
+
+  /** The old side of a block's state_update and the balance it starts from. */
+  private stateBefore(workchain: number, shard: bigint, prev: BlockRecord[], flags: SplitMergeFlags, zero: ZeroState): { root: Cell; balance: bigint } {
+    if (prev.length === 0) return { root: zero.root, balance: Chain.balanceOf(this.accountsIn(zero.root)) };
+    if (flags.afterMerge) {
+      const root = beginCell().storeUint(0x5f327da5, 32).storeRef(prev[0]!.stateRoot).storeRef(prev[1]!.stateRoot).endCell();
+      return { root, balance: prev[0]!.balanceAfter + prev[1]!.balanceAfter };
+    }
+    const parent = prev[0]!;
+    if (!flags.afterSplit) return { root: parent.stateRoot, balance: parent.balanceAfter };
+    // ShardState::split: the parent's header, this half's accounts and balance
+    const accounts = new Map([...this.accountsIn(parent.stateRoot)].filter(([id]) => shardContainsAccount(shard, Buffer.from(id, "hex"))));
+    const balance = Chain.balanceOf(accounts);
+    const root = this.buildState({
+      globalId: this.genesis.globalId,
+      workchain,
+      shard,
+      seqno: parent.id.seqno,
+      genUtime: parent.genUtime,
+      genLt: parent.endLt,
+      minRefMcSeqno: parent.mcSeqno - 1,
+      accounts,
+      totalBalance: balance,
+      masterRef: parent.block.info.masterRef ? parent.block.info.masterRef.master : undefined,
+    });
+    return { root, balance };
+  }
+
+  /** The ShardAccount cells of a state's accounts dictionary, by account id hex. */
+  private accountsIn(stateRoot: Cell): Map<string, Cell> {
+    const out = new Map<string, Cell>();
+    const dict = stateRoot.refs[1]!.beginParse().loadMaybeRef();
+    if (!dict) return out;
+    for (const node of walkHashmap(dict, 256)) {
+      if (node.type !== "leaf") continue;
+      const s = node.rest!;
+      // DepthBalanceInfo: split_depth:(#<= 30) balance:CurrencyCollection
+      s.loadUint(5);
+      s.loadCoins();
+      s.loadMaybeRef();
+      const account = s.loadRef();
+      const sa = beginCell().storeRef(account).storeBuffer(s.loadBuffer(32)).storeUint(s.loadUintBig(64), 64).endCell();
+      out.set(node.path.toString(16).padStart(64, "0"), sa);
+    }
+    return out;
   }
 
   /** The masterchain's description of a shard block (shard_hashes leaf). */
   private shardDescr(sh: BlockRecord, mcSeqno: number, minRefMcSeqno: number, now: number): ShardDescr {
+    const info = sh.meta;
+    const wantMerge = sh.block.info.wantMerge;
     return {
       type: "shard_descr",
       seqNo: sh.id.seqno,
@@ -427,14 +866,14 @@ export class Chain {
       endLt: sh.endLt,
       rootHash: sh.id.rootHash,
       fileHash: sh.id.fileHash,
-      beforeSplit: false,
-      beforeMerge: false,
-      wantSplit: false,
-      wantMerge: false,
+      beforeSplit: info.beforeSplit,
+      beforeMerge: wantMerge,
+      wantSplit: info.beforeSplit,
+      wantMerge,
       nxCcUpdated: false,
       flags: 0,
       nextCatchainSeqno: 0,
-      nextValidatorShard: SHARD_FULL,
+      nextValidatorShard: sh.id.shard,
       minRefMcSeqno,
       genUtime: now,
       splitMergeAt: { type: "fsm_none" },
@@ -443,32 +882,42 @@ export class Chain {
     };
   }
 
-  private record(built: BuiltBlock, stateRoot: Cell, c: { transactions: { account: Address; cell: Cell; transaction: { lt: bigint } }[] }, mcSeqno: number): BlockRecord {
-    const info = built.block.info;
-    const rec: BlockRecord = {
-      ...built,
-      stateRoot,
-      startLt: info.startLt,
-      endLt: info.endLt,
-      genUtime: info.genUtime,
-      mcSeqno,
-      transactions: [],
-      signatures: [],
-      balanceAfter: built.block.valueFlow.toNextBlk.coins,
+  // ---------------------------------------------------------------------------------------------
+  // Restart
+
+  /** Continues the chain the store holds: the head, the shard tips, their states and accounts. */
+  private load(): boolean {
+    const head = this.store.getMeta<StoredHead>("head");
+    if (!head) return false;
+    const hot = (k: BlockKey): BlockRecord => {
+      const meta = this.store.block(k);
+      if (!meta) throw new Error(`the chain store has no block ${k.workchain}:${k.shard.toString(16)}:${k.seqno} its head names: the directory is damaged`);
+      const root = Cell.fromBoc(this.store.blockBoc(k)!)[0]!;
+      return new BlockRecord(meta, this, { root, state: this.store.loadCells(meta.stateHash), transactions: undefined });
     };
-    for (const t of c.transactions) {
-      const tx: TxRecord = { lt: t.transaction.lt, hash: t.cell.hash(), cell: t.cell, block: { workchain: built.id.workchain, shard: built.id.shard, seqno: built.id.seqno }, mcSeqno };
-      rec.transactions.push(tx);
-      this.history.addTransaction(AccountHistory.key(t.account.workChain, t.account.hash), tx);
-    }
-    (built.id.workchain === -1 ? this.masterchain : this.shardchain).push(rec);
-    this.byRootHash.set(built.id.rootHash.toString("hex"), rec);
-    return rec;
+    const mc = hot({ workchain: -1, shard: SHARD_FULL, seqno: head.mcSeqno });
+    this.head = mc;
+    this.mcHot.set(mc.id.seqno, mc);
+    this.hotByHash.set(mc.id.rootHash.toString("hex"), mc);
+    this.tips = head.tips.map(([workchain, shard, seqno]) => {
+      const rec = hot({ workchain, shard: BigInt(shard), seqno });
+      this.shardHot.set(keyHex(rec.key), rec);
+      this.hotByHash.set(rec.id.rootHash.toString("hex"), rec);
+      return { shard: rec.id.shard, rec };
+    });
+    this.keyBlocks = head.keyBlocks;
+    this.pendingSplits = new Set(head.pendingSplits.map(BigInt));
+    this.pendingMerges = new Set(head.pendingMerges.map(BigInt));
+    this.queues.set(0, head.queue.map((b) => queued(Cell.fromBoc(Buffer.from(b, "base64"))[0]!)));
+    for (const [id, c] of this.accountsIn(mc.stateRoot)) this.history.setVersion(AccountHistory.key(-1, id), mc.mcSeqno, c);
+    for (const t of this.tips) for (const [id, c] of this.accountsIn(t.rec!.stateRoot)) this.history.setVersion(AccountHistory.key(0, id), t.rec!.mcSeqno, c);
+    this.prevBlocksCell = prevBlocksOf(mc.stateRoot);
+    return true;
   }
 
   /** Resolves when the masterchain reaches `seqno`; liteServer.error timeout after `timeoutMs`. */
   waitMasterchainSeqno(seqno: number, timeoutMs: number): Promise<void> {
-    if ((this.lastMasterchain?.id.seqno ?? 0) >= seqno) return Promise.resolve();
+    if ((this.head?.id.seqno ?? 0) >= seqno) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const w = { seqno, resolve: () => (clearTimeout(timer), resolve()) };
       const timer = setTimeout(() => {
@@ -478,4 +927,24 @@ export class Chain {
       this.waiters.push(w);
     });
   }
+
+  /** Waits for a seal in progress, then closes the store. */
+  async close(): Promise<void> {
+    await this.sealing?.catch(() => undefined);
+    await this.store.close();
+  }
+}
+
+/** McStateExtra.prev_blocks of a masterchain state, as the cells a collator updates. */
+function prevBlocksOf(mcState: Cell): HashmapAugECell<KeyMaxLt> {
+  // ShardStateUnsplit's refs: out_msg_queue_info, accounts, ^[…], then custom (Maybe ^McStateExtra)
+  const extra = mcState.refs[3]!.beginParse();
+  extra.skip(16); // masterchain_state_extra#cc26
+  extra.loadMaybeRef(); // shard_hashes
+  extra.skip(256); // config_addr
+  extra.loadRef(); // config
+  const other = extra.loadRef().beginParse();
+  other.skip(16 + 32 + 32 + 1); // flags, validator_info
+  const root = other.loadMaybeRef();
+  return { root, extra: keyMaxLtAug.load(other) };
 }

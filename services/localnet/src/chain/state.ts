@@ -29,6 +29,8 @@ export interface ShardStateInput {
   masterRef?: ExtBlkRef;
   /** Masterchain states: McStateExtra (config, shard hashes, …). */
   mcExtra?: McStateExtra;
+  /** The state of a block that splits after it. */
+  beforeSplit?: boolean;
 }
 
 export type ShardStateBuilder = (input: ShardStateInput) => Cell;
@@ -50,7 +52,7 @@ export const buildShardState: ShardStateBuilder = (i) => {
     genLt: i.genLt,
     minRefMcSeqno: i.minRefMcSeqno,
     outMsgQueueInfo: emptyOutMsgQueueInfo(),
-    beforeSplit: false,
+    beforeSplit: i.beforeSplit ?? false,
     accounts,
     other: {
       overloadHistory: 0n,

@@ -1,11 +1,10 @@
 // Account states: getAccountState, getAccountStatePrunned and runSmcMethod, relative to a masterchain
 // block (the shard block comes from its ShardHashes, proven by shard_proof) or to a block of the
 // account's own workchain (no shard proof), as TON's perform_getAccountState resolves them.
-import { Address, Cell, loadAccount } from "@ton/core";
+import { Address, beginCell, Cell, loadAccount } from "@ton/core";
 import { LruMap } from "@tongate/runtime";
-import { accountPrefix64, lookupShardAccount, makeMerkleProof, proveShardAccount, shardContainsAccount, shardHashesList, type ShardAccount } from "@tongate/block";
+import { accountPrefix64, lookupShardAccount, makeMerkleProof, proveShardAccount, shardContainsAccount, shardHashesList, storeShardAccount, type ShardAccount } from "@tongate/block";
 import type { TlObject } from "@tongate/tl";
-import { AccountHistory } from "../chain/account-history.js";
 import type { BlockRecord } from "../chain/chain.js";
 import {
   type Ctx,
@@ -138,8 +137,7 @@ export function accountHandlers(ctx: Ctx): Record<string, LiteHandler> {
       const shb = r.shardblk;
       const sa = accountIn(shb, acc.id);
       if (!sa) throw new LiteServerError(LiteErrorCode.error, "cannot run get-method: account does not exist");
-      const cell = ctx.chain.history.at(AccountHistory.key(acc.workchain, acc.id), shb.id.seqno);
-      if (!cell) throw new LiteServerError(LiteErrorCode.error, "cannot run get-method: account does not exist");
+      const cell = beginCell().store(storeShardAccount(sa)).endCell();
       const methodId = Number(BigInt.asIntN(32, q.method_id as bigint));
       let res;
       try {

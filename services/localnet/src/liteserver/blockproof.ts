@@ -18,7 +18,7 @@ const MAX_LINKS = 16;
 const refOf = (rec: BlockRecord): McRef => ({ seqno: rec.id.seqno, rootHash: rec.id.rootHash, fileHash: rec.id.fileHash, rec });
 const tlMc = (r: McRef) => tlBlockId({ workchain: -1, shard: 0x8000000000000000n, seqno: r.seqno, rootHash: r.rootHash, fileHash: r.fileHash });
 const same = (a: McRef, b: McRef) => a.seqno === b.seqno && a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
-const isKey = (r: McRef) => (r.rec ? r.rec.block.info.keyBlock : true);
+const isKey = (r: McRef) => (r.rec ? r.rec.keyBlock : true);
 
 /** The validator set the forward link's signatures are checked against: ConfigParam 35 (or 34) and 28 (catchain config). */
 function visitValidatorConfig(u: Usage, config: Cell): void {
@@ -111,20 +111,16 @@ export function blockProofHandlers(ctx: Ctx): Record<string, LiteHandler> {
       const toRef = ctx.knownMc(to);
       if (!toRef) throw fatal(`proof destination masterchain block ${idStr(to)} is unknown from the perspective of reference block ${idStr(base)}`);
 
-      const keyAt = (s: number) => (s === 0 ? zeroRef() : chain.masterchain[s - 1]!.block.info.keyBlock ? refOf(chain.masterchain[s - 1]!) : undefined);
+      // the key blocks are few and listed: no walk over every block
+      const keys = chain.keyBlockSeqnos;
+      const keyRef = (s: number) => refOf(chain.mcBlock(s)!);
       const prevKey = (seqno: number): McRef => {
-        for (let s = seqno; s > 0; s--) {
-          const k = keyAt(s);
-          if (k) return k;
-        }
+        for (let i = keys.length - 1; i >= 0; i--) if (keys[i]! <= seqno) return keyRef(keys[i]!);
         return zeroRef();
       };
       const nextKey = (seqno: number): McRef | undefined => {
-        for (let s = seqno; s <= base.seqno; s++) {
-          const k = keyAt(s);
-          if (k) return k;
-        }
-        return undefined;
+        const s = keys.find((k) => k >= seqno && k <= base.seqno);
+        return s === undefined ? undefined : keyRef(s);
       };
 
       const steps: TlObject[] = [];

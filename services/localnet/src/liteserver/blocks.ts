@@ -2,6 +2,7 @@
 // masterchain: getState, getShardInfo, lookupBlockWithProof, getShardBlockProof.
 import { createHash } from "node:crypto";
 import type { Cell } from "@ton/core";
+import { shardChildren, shardIsAncestor, shardParent, type ExtBlkRef } from "@tongate/block";
 import type { TlObject } from "@tongate/tl";
 import type { BlockRecord } from "../chain/chain.js";
 import { prevBlock, readMcStateOther, unpackBlock, unpackMcStateExtra, unpackState, Usage } from "./cells.js";
@@ -48,9 +49,20 @@ export function shardBlockLinks(ctx: Ctx, mc: BlockRecord, target: BlockRecord):
       prev = link.found.top;
       proof = link.proof;
     } else {
-      const ref = cur.block.info.prevRef;
-      if (ref.type !== "prev_blk_info") throw fatal("failed to find block chain");
-      prev = { ...cur.id, seqno: ref.prev.seqNo, rootHash: ref.prev.rootHash, fileHash: ref.prev.fileHash };
+      const info = cur.block.info;
+      const ref = info.prevRef;
+      let p: ExtBlkRef;
+      let shard = cur.id.shard;
+      if (ref.type === "prev_blks_info") {
+        // after a merge: the left (prev1) or right (prev2) child, whichever leads to the target
+        const [left, right] = shardChildren(cur.id.shard);
+        shard = shardIsAncestor(left, target.id.shard) || shardIsAncestor(target.id.shard, left) ? left : right;
+        p = shard === left ? ref.prev1 : ref.prev2;
+      } else {
+        p = ref.prev;
+        if (info.afterSplit) shard = shardParent(cur.id.shard);
+      }
+      prev = { workchain: cur.id.workchain, shard, seqno: p.seqNo, rootHash: p.rootHash, fileHash: p.fileHash };
       proof = headerProof(cur.root);
     }
     links.push({ id: tlBlockId(prev), proof });
@@ -112,11 +124,16 @@ export function blockHandlers(ctx: Ctx): Record<string, LiteHandler> {
       // lt / utime lookups prove where the previous block ends too (the previous block of the first one
       // is a zero state: no block to prove).
       let prevHeader: Buffer = Buffer.alloc(0);
-      if (mode & 6 && rec.id.seqno > 1) prevHeader = boc(infoProof(ctx.blocksOf(rec.id.workchain)[rec.id.seqno - 2]!.root));
+      const prev = rec.meta.prev[0];
+      if (mode & 6 && prev && prev.seqno > 0) {
+        const p = chain.block(prev);
+        if (!p) throw notInDb(blockName(prev));
+        prevHeader = boc(infoProof(p.root));
+      }
       let links: Link[] = [];
       let alt = rec;
       if (rec.id.workchain !== -1) {
-        const committed = chain.masterchain[mcRefSeqno - 1];
+        const committed = chain.mcBlock(mcRefSeqno);
         if (!committed) throw notInDb(`masterchain block ${mcRefSeqno}`);
         alt = committed;
         links = shardBlockLinks(ctx, alt, rec);
@@ -155,7 +172,7 @@ export function blockHandlers(ctx: Ctx): Record<string, LiteHandler> {
         return { kind: "liteServer.shardBlockProof", masterchain_id: tlId(mc), links: [] };
       }
       const rec = ctx.findBlock(id);
-      const mc = chain.masterchain[rec.mcSeqno - 1];
+      const mc = chain.mcBlock(rec.mcSeqno);
       if (!mc) throw fatal("block doesn't have masterchain ref");
       return { kind: "liteServer.shardBlockProof", masterchain_id: tlId(mc), links: tlLinks(shardBlockLinks(ctx, mc, rec)) };
     },

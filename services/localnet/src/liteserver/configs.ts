@@ -47,10 +47,8 @@ function visitModeParams(u: Usage, config: Cell, mode: number): void {
 
 /** The previous key block of a masterchain block (the newest key block at or before it), if any. */
 export function prevKeyBlock(ctx: Ctx, seqno: number): BlockRecord | undefined {
-  for (let s = Math.min(seqno, ctx.chain.masterchain.length); s >= 1; s--) {
-    const b = ctx.chain.masterchain[s - 1]!;
-    if (b.block.info.keyBlock) return b;
-  }
+  const keys = ctx.chain.keyBlockSeqnos;
+  for (let i = keys.length - 1; i >= 0; i--) if (keys[i]! <= seqno) return ctx.chain.mcBlock(keys[i]!);
   return undefined;
 }
 

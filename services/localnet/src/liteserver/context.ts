@@ -101,10 +101,17 @@ export interface Ctx {
   zeroState(id: TlBlockId): ZeroState | undefined;
   /** The masterchain block (or zero state) with this id, if the chain has it. */
   knownMc(id: TlBlockId): McRef | undefined;
-  /** The shard block holding a workchain's accounts as of masterchain block `mc`. */
-  shardBlockFor(mc: BlockRecord, workchain: number): BlockRecord;
-  /** The masterchain (or shard) block list of a workchain. */
-  blocksOf(workchain: number): BlockRecord[];
+  /** get_block_by_seqno: the block with this seqno of the shard of `workchain` holding account prefix `prefix`. */
+  blockBySeqno(workchain: number, prefix: bigint, seqno: number): BlockRecord | undefined;
+  /** get_block_by_lt / _by_unix_time: the first such block ending at or after lt, or generated at or after utime. */
+  blockByLtOrUtime(workchain: number, prefix: bigint, at: { lt: bigint } | { utime: number }): BlockRecord | undefined;
+}
+
+/** Whether shard `shard` holds the accounts of 64-bit prefix `prefix` (a shard id used as an account prefix). */
+export function shardHoldsPrefix(shard: bigint, prefix: bigint): boolean {
+  const lowBit = shard & -shard;
+  const mask = BigInt.asUintN(64, ~(lowBit * 2n - 1n));
+  return (prefix & mask) === (shard & mask);
 }
 
 export function createCtx(chain: Chain, proofs: ProofMaker, clock: () => number): Ctx {
@@ -139,15 +146,45 @@ export function createCtx(chain: Chain, proofs: ProofMaker, clock: () => number)
         const z = zeroState(id);
         return z && z.workchain === -1 ? { seqno: 0, rootHash: z.rootHash, fileHash: z.fileHash, rec: null } : undefined;
       }
-      const rec = chain.masterchain[id.seqno - 1];
+      const rec = chain.mcBlock(id.seqno);
       return rec && sameId(rec, id) ? { seqno: id.seqno, rootHash: rec.id.rootHash, fileHash: rec.id.fileHash, rec } : undefined;
     },
-    shardBlockFor: (mc, workchain) => {
-      if (workchain === -1) return mc;
-      for (let i = chain.shardchain.length - 1; i >= 0; i--) if (chain.shardchain[i]!.mcSeqno <= mc.id.seqno) return chain.shardchain[i]!;
-      throw notInDb(`shard block of workchain ${workchain} for masterchain block ${mc.id.seqno}`);
+    blockBySeqno: (workchain, prefix, seqno) => {
+      if (workchain === -1) return chain.mcBlock(seqno);
+      for (const shard of chain.shardIdsOf(workchain)) {
+        if (!shardHoldsPrefix(shard, prefix)) continue;
+        const rec = chain.block({ workchain, shard, seqno });
+        if (rec) return rec;
+      }
+      return undefined;
     },
-    blocksOf: (workchain) => (workchain === -1 ? chain.masterchain : workchain === 0 ? chain.shardchain : []),
+    blockByLtOrUtime: (workchain, prefix, at) => {
+      // a shard id's blocks are one run of seqnos whose end lts and times grow: binary search each
+      // shard id that held the prefix (its ancestors and descendants), keep the earliest hit
+      const shards = workchain === -1 ? [SHARD_FULL] : chain.shardIdsOf(workchain).filter((s) => shardHoldsPrefix(s, prefix));
+      const reached = (b: BlockRecord) => ("lt" in at ? at.lt <= b.endLt : b.genUtime >= at.utime);
+      let best: BlockRecord | undefined;
+      for (const shard of shards) {
+        const range = chain.store.seqnoRange(workchain, shard);
+        if (!range) continue;
+        let [lo, hi] = range;
+        let found: BlockRecord | undefined;
+        while (lo <= hi) {
+          const mid = Math.floor((lo + hi) / 2);
+          const b = chain.block({ workchain, shard, seqno: mid });
+          if (!b) {
+            hi = mid - 1; // not committed yet
+            continue;
+          }
+          if (reached(b)) {
+            found = b;
+            hi = mid - 1;
+          } else lo = mid + 1;
+        }
+        if (found && (!best || found.startLt < best.startLt)) best = found;
+      }
+      return best;
+    },
   };
 }
 

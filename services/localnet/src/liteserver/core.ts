@@ -1,10 +1,10 @@
 // Time, version, masterchain info, blocks and their headers, lookups, shards of a masterchain
 // block, sending messages and account transactions.
 import { beginCell } from "@ton/core";
-import { AccountHistory, type TxRecord } from "../chain/account-history.js";
+import type { TxRecord } from "../chain/account-history.js";
 import type { BlockRecord } from "../chain/chain.js";
 import { unpackBlock, unpackBlockExtra, unpackMcBlockExtra, Usage } from "./cells.js";
-import { type Ctx, boc, blockName, fatal, multiBoc, tlId, type TlAccountId, type TlBlockId, type TlBlockIdShort } from "./context.js";
+import { type Ctx, boc, blockName, fatal, multiBoc, tlBlockId, tlId, unsignedShard, type TlAccountId, type TlBlockId, type TlBlockIdShort } from "./context.js";
 import type { LiteHandler } from "./dispatch.js";
 import { notInDb } from "./errors.js";
 
@@ -17,22 +17,19 @@ export const LITESERVER_CAPABILITIES = 7n;
  */
 export function lookupBlockRecord(ctx: Ctx, mode: number, id: TlBlockIdShort, lt: bigint | undefined, utime: number | undefined): BlockRecord {
   if (!((1 << (mode & 7)) & 0x16)) throw fatal("exactly one of mode.0, mode.1 and mode.2 bits must be set");
-  const list = ctx.blocksOf(id.workchain);
-  let rec: BlockRecord | undefined;
-  if (mode & 1) rec = list[id.seqno - 1]?.id.seqno === id.seqno ? list[id.seqno - 1] : undefined;
-  else if (mode & 2) rec = list.find((b) => lt! <= b.endLt);
-  else rec = list.find((b) => b.genUtime >= utime!);
-  // A shard block is known once the masterchain block committing it is (sealing builds the shard block first).
-  if (!rec || rec.mcSeqno > (ctx.chain.lastMasterchain?.id.seqno ?? 0)) {
-    throw notInDb(mode & 1 ? blockName(id) : `block of workchain ${id.workchain} with ${mode & 2 ? `lt ${lt}` : `utime ${utime}`}`);
-  }
+  const rec = mode & 1 ? ctx.blockBySeqno(id.workchain, unsignedShard(id.shard), id.seqno) : ctx.blockByLtOrUtime(id.workchain, unsignedShard(id.shard), mode & 2 ? { lt: lt! } : { utime: utime! });
+  if (!rec) throw notInDb(mode & 1 ? blockName(id) : `block of workchain ${id.workchain} with ${mode & 2 ? `lt ${lt}` : `utime ${utime}`}`);
   return rec;
 }
 
 export function coreHandlers(ctx: Ctx): Record<string, LiteHandler> {
   const { chain } = ctx;
   const zero = () => ({ kind: "tonNode.zeroStateIdExt", workchain: -1, root_hash: chain.mcZero.rootHash, file_hash: chain.mcZero.fileHash });
-  const blockOfTx = (t: TxRecord) => ctx.blocksOf(t.block.workchain)[t.block.seqno - 1]!;
+  const blockOfTx = (t: TxRecord) => {
+    const b = chain.block(t.block);
+    if (!b) throw notInDb(blockName(t.block));
+    return tlBlockId(b.id);
+  };
 
   return {
     "liteServer.getTime": () => ({ kind: "liteServer.currentTime", now: ctx.clock() }),
@@ -41,7 +38,7 @@ export function coreHandlers(ctx: Ctx): Record<string, LiteHandler> {
 
     "liteServer.getMasterchainInfo": () => {
       const b = ctx.last();
-      return { kind: "liteServer.masterchainInfo", last: tlId(b), state_root_hash: b.stateRoot.hash(), init: zero() };
+      return { kind: "liteServer.masterchainInfo", last: tlId(b), state_root_hash: b.meta.stateHash, init: zero() };
     },
 
     "liteServer.getMasterchainInfoExt": (q) => {
@@ -54,7 +51,7 @@ export function coreHandlers(ctx: Ctx): Record<string, LiteHandler> {
         last: tlId(b),
         last_utime: b.genUtime,
         now: ctx.clock(),
-        state_root_hash: b.stateRoot.hash(),
+        state_root_hash: b.meta.stateHash,
         init: zero(),
       };
     },
@@ -94,11 +91,10 @@ export function coreHandlers(ctx: Ctx): Record<string, LiteHandler> {
     "liteServer.getTransactions": (q) => {
       const acc = q.account as TlAccountId;
       if (acc.workchain === -0x80000000) throw fatal("invalid workchain specified");
-      const key = AccountHistory.key(acc.workchain, acc.id);
-      const first = chain.history.transaction(key, q.lt as bigint);
+      const first = chain.transaction(acc.workchain, acc.id, q.lt as bigint);
       if (!first || !first.hash.equals(q.hash as Buffer)) throw notInDb(`transaction ${q.lt} of account ${acc.workchain}:${acc.id.toString("hex")}`);
-      const txs = chain.history.transactionsFrom(key, q.lt as bigint, Math.min(Math.max(q.count as number, 1), 16));
-      return { kind: "liteServer.transactionList", ids: txs.map((t) => tlId(blockOfTx(t))), transactions: multiBoc(txs.map((t) => t.cell)) };
+      const txs = chain.transactionsFrom(acc.workchain, acc.id, q.lt as bigint, Math.min(Math.max(q.count as number, 1), 16));
+      return { kind: "liteServer.transactionList", ids: txs.map(blockOfTx), transactions: multiBoc(txs.map((t) => t.cell)) };
     },
   };
 }

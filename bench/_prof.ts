@@ -1,0 +1,10 @@
+import { buildShardState, localnetProofs, Localnet } from "@tongate/localnet";
+import { installFastSha256 } from "@tongate/ton";
+installFastSha256();
+const net = await Localnet.start({ seed: "soak", wallets: 4, listen: [], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+const N = Number(process.argv[2] ?? 1500);
+for (let i = 1; i <= N; i++) await net.chain.seal();
+let t = performance.now();
+for (let i = 1; i <= 300; i++) await net.chain.seal();
+console.log("last 300:", (300000 / (performance.now() - t)).toFixed(1), "blk/s");
+await net.close();
