@@ -15,9 +15,9 @@ import {
   type OptionSpec,
 } from "@tongate/runtime";
 import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { buildShardState, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
+import { buildShardState, libraryFromBoc, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
 import { installFastSha256 } from "@tongate/ton";
 import { findService, serviceModules, startModules, upstreamsOf } from "./services.js";
 import { rateLimitOptions } from "@tongate/ratelimit";
@@ -62,7 +62,21 @@ const localnetOptions = (listen: "listen" | "liteserver"): OptionSpec[] => [
   { name: "control", default: "127.0.0.1:30380", description: "localnet: HOST:PORT of the control API (faucet, seal, wallets, global config)" },
   { name: "write-global-config", description: "localnet: write the TON global config pointing at it to this file" },
   { name: "data-dir", description: "localnet: keep the chain in this directory and continue it on restart (default: memory only)" },
+  { name: "library", repeated: true, description: "localnet: BoC FILE of a cell to publish as a public library at start (repeat for several; kept in --data-dir)" },
 ];
+
+/** The cells of --library files (one-root BoCs). */
+function libraryCells(files: string[]): Promise<ReturnType<typeof libraryFromBoc>[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      try {
+        return libraryFromBoc(await readFile(file));
+      } catch (e) {
+        throw new ConfigError(`--library ${file}: ${(e as Error).message}`);
+      }
+    }),
+  );
+}
 
 /** Starts a localnet from the options and prints what a user needs to reach it. */
 async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<{ stop: () => Promise<void>; globalConfig: object }> {
@@ -74,6 +88,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<{
     buildState: buildShardState,
     proofs: localnetProofs,
     dataDir: o["data-dir"] as string | undefined,
+    libraries: await libraryCells((o.library as string[] | undefined) ?? []),
   });
   const control = await startControlApi(net, parseListen(o.control as string));
   const config = net.globalConfig();

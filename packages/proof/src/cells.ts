@@ -13,7 +13,8 @@ export function isPruned(cell: Cell): boolean {
 
 /**
  * Checks every cell of the trees once: pruned branches must have the canonical layout (tag 1, level mask,
- * one hash + depth per level; @ton/core also accepts a 280-bit form without the mask byte, TON does not).
+ * one hash + depth per level; @ton/core also accepts a 280-bit form without the mask byte, TON does not),
+ * library cells theirs (tag 2, a hash).
  */
 function checkExoticLayout(roots: Cell[], what: string): void {
   const seen = new Set<Cell>();
@@ -31,7 +32,9 @@ function checkExoticLayout(roots: Cell[], what: string): void {
         fail(`${what}: malformed pruned branch cell (level mask ${mask}, ${bits.length} bits)`);
       }
     } else if (c.type === CellType.Library) {
-      fail(`${what}: unexpected library cell in a proof`);
+      // An account's code may be a library cell (mainnet's jetton wallets): proofs of its state carry it.
+      // Its layout is library$_ tag:(## 8) {tag = 2} hash:bits256, no refs.
+      if (c.bits.length !== 8 + 256 || c.refs.length !== 0) fail(`${what}: malformed library cell (${c.bits.length} bits, ${c.refs.length} refs)`);
     }
     for (const r of c.refs) stack.push(r);
   }

@@ -27,6 +27,7 @@ export {
   verifyConfig,
   verifyMcStateConfigProof,
 } from "./config.js";
+export { LIBRARIES_WITHOUT_DATA, type VerifiedLibraries, verifyLibraries } from "./libraries.js";
 export { type ShardInfoRequest, type VerifiedAllShardsInfo, type VerifiedShardInfo, verifyAllShardsInfo, verifyShardInfo } from "./shards.js";
 export {
   type BlockTransactionsRequest,

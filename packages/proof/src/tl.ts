@@ -167,6 +167,15 @@ export interface LiteServerConfigInfo {
   config_proof: Buffer;
 }
 
+export interface LiteServerLibraryResultWithProof {
+  kind?: string;
+  id: TonNodeBlockIdExt;
+  mode: number;
+  result: { hash: Buffer; data: Buffer }[];
+  state_proof: Buffer;
+  data_proof: Buffer;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Runtime shape checks
 

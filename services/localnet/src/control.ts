@@ -4,8 +4,12 @@
 //   POST /localnet/faucet          {"address": "...", "amount": "nanotons"} → the faucet transaction
 //   POST /localnet/seal            seal a block now → the new masterchain block id
 //   POST /localnet/time            {"advance": seconds} → move localnet's clock forward
+//   POST /localnet/libraries       {"boc": "base64 or hex"} → publish a public library
+// Keys and hashes are hex strings (block hashes base64, as the liteserver JSON of TON tools has them);
+// README.md documents each route with an example.
 import http from "node:http";
-import { Address } from "@ton/core";
+import { Address, Cell } from "@ton/core";
+import { libraryFromBoc } from "./libraries.js";
 import type { Localnet } from "./localnet.js";
 
 const MAX_FAUCET = 1_000_000n * 1_000_000_000n;
@@ -15,10 +19,33 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
+/**
+ * JSON.stringify's replacer: bigints as decimal strings, bytes as hex. A Buffer has toJSON
+ * (`{"type":"Buffer","data":[…]}`), which runs before the replacer sees the value, so the
+ * replacer looks at the holder's original value.
+ */
+function jsonValue(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const raw = this[key];
+  if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("hex");
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+/** A one-root BoC in base64 (or base64url, or hex) of a library cell, or what is wrong with it. */
+function parseLibrary(v: unknown): Cell | string {
+  if (typeof v !== "string" || v.length === 0) return "expected a BoC with one root cell, as a base64 (or hex) string";
+  const bytes = /^([0-9a-fA-F]{2})+$/.test(v) ? Buffer.from(v, "hex") : /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? Buffer.from(v, "base64") : undefined;
+  if (!bytes) return "not a base64 or hex string";
+  try {
+    return libraryFromBoc(bytes);
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 export async function startControlApi(net: Localnet, listen: { host: string; port: number }): Promise<ControlServer> {
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
-      const text = JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? v.toString() : Buffer.isBuffer(v) ? v.toString("hex") : v));
+      const text = JSON.stringify(body, jsonValue);
       res.writeHead(status, { "content-type": "application/json" });
       res.end(text);
     };
@@ -35,17 +62,29 @@ export async function startControlApi(net: Localnet, listen: { host: string; por
           const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
           let body: Record<string, unknown> = {};
           if (chunks.length) {
+            let parsed: unknown;
             try {
-              body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+              parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
             } catch {
               return send(400, { error: "the body is not valid JSON" });
             }
+            if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return send(400, { error: "the body must be a JSON object" });
+            body = { ...parsed };
           }
           switch (route) {
             case "GET /localnet/global-config":
               return send(200, net.globalConfig());
             case "GET /localnet/wallets":
-              return send(200, net.genesis.wallets.map((w) => ({ version: w.version, address: w.address.toString({ bounceable: false }), raw: w.address.toRawString(), public_key: w.keyPair.publicKey, secret_key: w.keyPair.secretKey })));
+              return send(
+                200,
+                net.genesis.wallets.map((w) => ({
+                  version: w.version,
+                  address: w.address.toString({ bounceable: false }),
+                  raw: w.address.toRawString(),
+                  public_key: w.keyPair.publicKey.toString("hex"),
+                  secret_key: w.keyPair.secretKey.toString("hex"),
+                })),
+              );
             case "POST /localnet/seal": {
               const mc = await net.chain.seal();
               return send(200, { workchain: -1, shard: "-9223372036854775808", seqno: mc.id.seqno, root_hash: mc.id.rootHash.toString("base64"), file_hash: mc.id.fileHash.toString("base64") });
@@ -68,6 +107,12 @@ export async function startControlApi(net: Localnet, listen: { host: string; por
               if (amount <= 0n || amount > MAX_FAUCET) return send(422, { error: `amount: expected nanotons as a decimal string, 1..${MAX_FAUCET}` });
               const r = await net.faucet(to, amount);
               return send(200, { transaction_hash: r.hash.toString("base64"), lt: r.lt, mc_seqno: r.mcSeqno });
+            }
+            case "POST /localnet/libraries": {
+              const lib = parseLibrary(body.boc);
+              if (typeof lib === "string") return send(422, { error: `boc: ${lib}` });
+              const r = await net.publishLibrary(lib);
+              return send(200, { hash: r.hash.toString("hex"), hash_base64: r.hash.toString("base64"), mc_seqno: r.mcSeqno, published: r.published });
             }
             default:
               return send(404, { error: `no such control endpoint: ${route}` });

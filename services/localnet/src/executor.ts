@@ -130,6 +130,14 @@ export class TransactionExecutor {
     this.configBase64 = config.toBoc().toString("base64");
   }
 
+  /**
+   * The public libraries transactions and get-methods resolve library cells with: the masterchain
+   * state's, as HashmapE 256 ^Cell keyed by hash (libraries.ts); null: none.
+   */
+  setLibraries(libs: Cell | null) {
+    this.libs = libs;
+  }
+
   /** Runs get-method `methodId` of an active account with `stack` (a VmStack cell). */
   async runGetMethod(address: Address, shardAccount: Cell, methodId: number, stack: Cell | null, p: GetMethodParams): Promise<GetMethodResult> {
     const account = loadShardAccount(shardAccount.beginParse()).account;

@@ -8,3 +8,5 @@ export * from "./keys.js";
 export * from "./localnet.js";
 export { buildShardState } from "./chain/state.js";
 export { localnetProofs } from "./proofs.js";
+export * from "./libraries.js";
+export { hasLibrary, type PublishedLibrary } from "./library-publisher.js";

@@ -2,17 +2,18 @@
 // ADNL TCP (one key per listening port), with the TON global config that points
 // any TON client at it.
 import { availableParallelism } from "node:os";
-import { beginCell, external, internal, parseTuple, storeMessage, type Address } from "@ton/core";
+import { beginCell, Cell, external, internal, parseTuple, storeMessage, type Address, type MessageRelaxed } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { AdnlServer } from "@tongate/adnl";
 import { crc16 } from "@tongate/ton";
-import { AccountHistory } from "./chain/account-history.js";
+import { AccountHistory, type TxRecord } from "./chain/account-history.js";
 import { Chain } from "./chain/chain.js";
 import { DataDir } from "./data-dir.js";
 import type { ShardStateBuilder } from "./chain/state.js";
 import { TransactionExecutor } from "./executor.js";
 import { createGenesis, type Genesis, type GenesisOptions } from "./genesis.js";
 import { deriveBytes } from "./keys.js";
+import { publishLibrary, type PublishedLibrary } from "./library-publisher.js";
 import { createLiteDispatcher, type LiteHandler, type TlObject } from "./liteserver/dispatch.js";
 import { createHandlers, type ProofMaker } from "./liteserver/handlers.js";
 
@@ -34,6 +35,8 @@ export interface LocalnetOptions extends GenesisOptions {
   shards?: number;
   proofs: ProofMaker;
   clock?: () => number;
+  /** Library cells to publish at start (`--library`), unless the chain has them already. */
+  libraries?: Cell[];
 }
 
 export interface LiteserverEndpoint {
@@ -55,6 +58,7 @@ export class Localnet {
     private readonly handlers: Record<string, LiteHandler>,
     private readonly seed: string,
     private readonly timeShift: { seconds: number },
+    private readonly clock: () => number,
   ) {}
 
   /** Moves localnet's clock forward (blocks sealed from now on carry the later time). */
@@ -79,7 +83,8 @@ export class Localnet {
     }
     data.replayed();
     if (!chain.lastMasterchain) await chain.seal();
-    const net = new Localnet(genesis, chain, createHandlers(chain, o.proofs, clock), o.seed, timeShift);
+    const net = new Localnet(genesis, chain, createHandlers(chain, o.proofs, clock), o.seed, timeShift, clock);
+    for (const lib of o.libraries ?? []) await net.publishLibrary(lib);
     for (const [i, l] of o.listen.entries()) net.liteservers.push(await net.serve(i, l.host, l.port));
     if (o.blockIntervalMs) net.sealEvery(o.blockIntervalMs);
     return net;
@@ -177,7 +182,32 @@ export class Localnet {
    * Sends `amount` nanotons from the faucet (the first genesis v4r2 wallet) to `to`, seals a
    * block so it lands, and returns the faucet's transaction hash. Requests are serialized.
    */
-  faucet(to: Address, amount: bigint, bounce = false): Promise<{ hash: Buffer; lt: bigint; mcSeqno: number }> {
+  async faucet(to: Address, amount: bigint, bounce = false): Promise<{ hash: Buffer; lt: bigint; mcSeqno: number }> {
+    const { transaction: tx, mcSeqno } = await this.sendFromFaucet(internal({ to, value: amount, bounce }));
+    if (!tx) throw new Error("the faucet transfer did not execute");
+    return { hash: tx.hash, lt: tx.lt, mcSeqno };
+  }
+
+  /**
+   * Publishes `lib` as a public library (library-publisher.ts): from the next masterchain block on
+   * it is in the state's libraries and transactions and get-methods resolve it.
+   */
+  publishLibrary(lib: Cell): Promise<PublishedLibrary> {
+    return publishLibrary(this, lib);
+  }
+
+  /** The faucet wallet's address (the first genesis v4r2 wallet); undefined with --wallets 0. */
+  get faucetAddress(): Address | undefined {
+    const w = this.genesis.wallets.find((x) => x.version === "v4r2");
+    return w ? WalletContractV4.create({ workchain: 0, publicKey: w.keyPair.publicKey }).address : undefined;
+  }
+
+  /**
+   * Sends `message` from the faucet wallet and seals a block so it lands (messages to the
+   * masterchain land in that seal's masterchain block). Calls are serialized: each signs with the
+   * wallet's next seqno.
+   */
+  sendFromFaucet(message: MessageRelaxed): Promise<{ transaction: TxRecord | undefined; mcSeqno: number }> {
     const run = async () => {
       const w = this.genesis.wallets.find((x) => x.version === "v4r2");
       if (!w) throw new Error("this localnet has no faucet wallet (started with --wallets 0)");
@@ -186,13 +216,13 @@ export class Localnet {
       const seqnoRes = await this.chain.executor.runGetMethod(wallet.address, state!, getMethodId("seqno"), null, { now: Math.floor(Date.now() / 1000), randomSeed: Buffer.alloc(32) });
       const stack = seqnoRes.stack ? parseTuple(seqnoRes.stack) : [];
       const seqno = stack[0]?.type === "int" ? Number(stack[0].value) : 0;
-      const body = wallet.createTransfer({ seqno, secretKey: w.keyPair.secretKey, messages: [internal({ to, value: amount, bounce })] });
+      // Valid for a minute of localnet time (which POST /localnet/time moves ahead of the wall clock).
+      const body = wallet.createTransfer({ seqno, secretKey: w.keyPair.secretKey, messages: [message], timeout: this.clock() + 60 });
       const msg = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell();
       await this.chain.sendExternal(msg.toBoc());
       const mc = await this.chain.seal();
-      const tx = this.chain.tipFor(wallet.address)!.transactions.find((t) => t.cell.beginParse().skip(4).loadBuffer(32).equals(wallet.address.hash));
-      if (!tx) throw new Error("the faucet transfer did not execute");
-      return { hash: tx.hash, lt: tx.lt, mcSeqno: mc.id.seqno };
+      const transaction = this.chain.tipFor(wallet.address)?.transactions.find((t) => t.cell.beginParse().skip(4).loadBuffer(32).equals(wallet.address.hash));
+      return { transaction, mcSeqno: mc.id.seqno };
     };
     const next = this.faucetQueue.then(run, run);
     this.faucetQueue = next.catch(() => undefined);

@@ -1,12 +1,13 @@
 // The printed global config is enough for an unmodified ton-lite-client, and the
 // control API's faucet funds an address that the client then sees.
 import { once } from "node:events";
-import { Address } from "@ton/core";
+import { Address, beginCell } from "@ton/core";
 import { LiteClient, LiteSingleEngine } from "ton-lite-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildShardState } from "../src/chain/state.js";
 import { startControlApi, type ControlServer } from "../src/control.js";
 import { Localnet } from "../src/localnet.js";
+import { jetton2WalletLibrary } from "../../../tests/support/libraries.js";
 import { localnetProofs } from "../src/proofs.js";
 
 let net: Localnet;
@@ -64,5 +65,41 @@ describe("control API and global config", () => {
     expect((await fetch(`${base()}/localnet/time`, { method: "POST", body: JSON.stringify({ advance: -1 }) })).status).toBe(422);
     const wallets = (await (await fetch(`${base()}/localnet/wallets`)).json()) as any[];
     expect(wallets.map((w) => w.version)).toEqual(["v4r2", "v5r1"]);
+  });
+
+  it("answers keys as hex strings, not serialized Buffers", async () => {
+    const wallets = (await (await fetch(`${base()}/localnet/wallets`)).json()) as any[];
+    for (const [i, w] of wallets.entries()) {
+      expect(w.public_key).toMatch(/^[0-9a-f]{64}$/);
+      expect(w.secret_key).toMatch(/^[0-9a-f]{128}$/);
+      expect(w.public_key).toBe(net.genesis.wallets[i]!.keyPair.publicKey.toString("hex"));
+      expect(Address.parse(w.raw).equals(net.genesis.wallets[i]!.address)).toBe(true);
+    }
+  });
+
+  it("publishes a library, and rejects bad input with 4xx naming the field", async () => {
+    const post = (body: unknown) => fetch(`${base()}/localnet/libraries`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+    const lib = beginCell().storeUint(0x1ab, 32).storeStringTail("a control API library").endCell();
+    for (const boc of [lib.toBoc().toString("base64"), lib.toBoc().toString("hex")]) {
+      const r = await post({ boc });
+      const body = (await r.json()) as any;
+      expect(r.status, JSON.stringify(body)).toBe(200);
+      expect(body).toEqual({ hash: lib.hash().toString("hex"), hash_base64: lib.hash().toString("base64"), mc_seqno: expect.any(Number), published: boc.startsWith("te6") });
+      expect(body.mc_seqno).toBeLessThanOrEqual(net.chain.lastMasterchain!.id.seqno);
+    }
+    for (const [body, status, error] of [
+      [{}, 422, /^boc: expected a BoC/],
+      [{ boc: 5 }, 422, /^boc: expected a BoC/],
+      [{ boc: "not base64!" }, 422, /^boc: not a base64 or hex string/],
+      [{ boc: "AAAA" }, 422, /^boc: not a valid BoC/],
+      [{ boc: lib.toBoc().toString("base64").slice(0, 20) }, 422, /^boc: not a valid BoC/],
+      [{ boc: jetton2WalletLibrary().toBoc().toString("base64") }, 422, /^boc: a library must be an ordinary cell/],
+      ["[1]", 400, /must be a JSON object/],
+      ["{", 400, /not valid JSON/],
+    ] as const) {
+      const r = await post(body);
+      expect(r.status, JSON.stringify(body)).toBe(status);
+      expect(((await r.json()) as any).error).toMatch(error);
+    }
   });
 });

@@ -47,6 +47,7 @@ import type { TransactionExecutor } from "../executor.js";
 import type { Genesis } from "../genesis.js";
 import { shardAccountCell } from "../genesis.js";
 import { deriveBytes } from "../keys.js";
+import { EmulatorLibraries } from "../libraries.js";
 import { LiteErrorCode, LiteServerError } from "../liteserver/errors.js";
 import { AccountHistory, type TxRecord } from "./account-history.js";
 import { buildBlock, type SplitMergeFlags } from "./block-builder.js";
@@ -174,6 +175,7 @@ export class Chain implements RecordSource {
   private sealing: Promise<BlockRecord> | undefined;
   private sealsSincePrune = 0;
   private validatorKey: KeyObject | undefined;
+  private readonly libraries = new EmulatorLibraries();
 
   private constructor(o: ChainOptions) {
     this.genesis = o.genesis;
@@ -661,6 +663,8 @@ export class Chain implements RecordSource {
     for (const b of [...built, mc]) this.hotByHash.set(b.rec.id.rootHash.toString("hex"), b.rec);
     this.tips = newTips;
     this.head = rec;
+    // From the next block on, transactions and get-methods resolve this state's public libraries.
+    this.executor.setLibraries(this.libraries.of(rec.stateRoot));
     this.evict();
     this.waiters = this.waiters.filter((w) => (w.seqno <= mcSeqno ? (w.resolve(), false) : true));
     return rec;
@@ -912,6 +916,7 @@ export class Chain implements RecordSource {
     for (const [id, c] of this.accountsIn(mc.stateRoot)) this.history.setVersion(AccountHistory.key(-1, id), mc.mcSeqno, c);
     for (const t of this.tips) for (const [id, c] of this.accountsIn(t.rec!.stateRoot)) this.history.setVersion(AccountHistory.key(0, id), t.rec!.mcSeqno, c);
     this.prevBlocksCell = prevBlocksOf(mc.stateRoot);
+    this.executor.setLibraries(this.libraries.of(mc.stateRoot));
     return true;
   }
 

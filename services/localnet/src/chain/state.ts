@@ -13,6 +13,7 @@ import {
   type ExtBlkRef,
   type McStateExtra,
 } from "@tongate/block";
+import { publicLibraries } from "../libraries.js";
 
 export interface ShardStateInput {
   globalId: number;
@@ -35,7 +36,10 @@ export interface ShardStateInput {
 
 export type ShardStateBuilder = (input: ShardStateInput) => Cell;
 
-/** The ShardStateUnsplit of a localnet shard: its accounts (existing ones only), an empty out queue. */
+/**
+ * The ShardStateUnsplit of a localnet shard: its accounts (existing ones only), an empty out queue,
+ * and in the masterchain the public libraries of its accounts.
+ */
 export const buildShardState: ShardStateBuilder = (i) => {
   const accounts = emptyShardAccounts();
   for (const [id, cell] of i.accounts) {
@@ -59,7 +63,8 @@ export const buildShardState: ShardStateBuilder = (i) => {
       underloadHistory: 0n,
       totalBalance: { coins: i.totalBalance },
       totalValidatorFees: { coins: 0n },
-      libraries: emptyLibraries(),
+      // Public libraries exist in the masterchain only: those its accounts publish (libraries.ts).
+      libraries: i.workchain === -1 ? publicLibraries(i.accounts) : emptyLibraries(),
       masterRef: i.masterRef ? { master: i.masterRef } : null,
     },
     custom: i.mcExtra ?? null,
