@@ -3,8 +3,11 @@
 // masterchain block and a tock at its end, around the ordinary messages (as in
 // mainnet block -1:24374597: elector tick, elector internal, config tock). Checked
 // on real blocks of a running localnet, and through the liteserver protocol.
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { Address, beginCell, Cell, external, internal, loadTransaction, parseTuple, storeMessage, toNano, type Transaction } from "@ton/core";
+import { readFileSync } from "node:fs";
+import { Address, beginCell, Cell, external, internal, loadTransaction, parseTuple, serializeTuple, storeMessage, toNano, type Transaction, type TupleItem } from "@ton/core";
+import type { PrevBlocksInfo } from "@ton/sandbox";
 import { WalletContractV4 } from "@ton/ton";
 import { applyMerkleUpdate, blockCell, loadMerkleUpdate, parseBlock } from "@tongate/block";
 import { LiteClient, LiteSingleEngine } from "ton-lite-client";
@@ -12,10 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileSpecialContract, codeBoc } from "../scripts/compile-special-contracts.js";
 import type { BlockRecord } from "../src/chain/chain.js";
 import { buildShardState } from "../src/chain/state.js";
+import { prevBlocksInfoBoc } from "../src/executor.js";
 import { Localnet } from "../src/localnet.js";
 import { localnetProofs } from "../src/proofs.js";
 import { SPECIAL_CONTRACTS, specialAccountIds, specialContractBocUrl, specialContractCode, type SpecialContractName } from "../src/special-accounts.js";
-import { readFileSync } from "node:fs";
 
 const ELECTOR = Address.parseRaw(`-1:${"33".repeat(32)}`);
 const CONFIG = Address.parseRaw(`-1:${"55".repeat(32)}`);
@@ -176,5 +179,30 @@ describe("tick and tock transactions", () => {
   it("accepts no external message to a special account", async () => {
     const msg = beginCell().store(storeMessage(external({ to: CONFIG, body: beginCell().storeUint(0, 32).endCell() }))).endCell();
     await expect(net.chain.sendExternal(msg.toBoc())).rejects.toThrow(/not accepted/);
+  });
+});
+
+describe("c7 prev_blocks_info (built once per block, for its tick and tock at least)", () => {
+  it("is the VmStackValue @ton/core's serializeTuple lays out", () => {
+    const id = (x: PrevBlocksInfo["prevKeyBlock"]): TupleItem => ({
+      type: "tuple",
+      items: [x.workchain, x.shard, x.seqno, BigInt(`0x${x.rootHash.toString("hex")}`), BigInt(`0x${x.fileHash.toString("hex")}`)].map((v) => ({ type: "int", value: BigInt(v) })),
+    });
+    const reference = (info: PrevBlocksInfo): string => {
+      const items: TupleItem[] = [{ type: "tuple", items: info.lastMcBlocks.map(id) }, id(info.prevKeyBlock)];
+      if (info.lastMcBlocks100) items.push({ type: "tuple", items: info.lastMcBlocks100.map(id) });
+      const stack = serializeTuple([{ type: "tuple", items }]).beginParse(); // a VmStack: depth, rest, then the entry
+      stack.skip(24);
+      stack.loadRef();
+      return stack.asCell().toBoc().toString("base64");
+    };
+    const block = (seqno: number) => ({ workchain: -1, shard: 0x8000000000000000n, seqno, rootHash: randomBytes(32), fileHash: randomBytes(32) });
+    const blocks = Array.from({ length: 17 }, (_, i) => block(100 - i));
+    for (const n of [1, 2, 3, 16]) {
+      for (const with100 of [false, true]) {
+        const info: PrevBlocksInfo = { lastMcBlocks: blocks.slice(0, n), prevKeyBlock: blocks[16]!, ...(with100 ? { lastMcBlocks100: blocks.slice(0, 3) } : {}) };
+        expect(prevBlocksInfoBoc(info)).toBe(reference(info));
+      }
+    }
   });
 });
