@@ -105,6 +105,13 @@ describe("tick and tock transactions through the gateway", () => {
       }
       expect(inBlock.length).toBe(seqno === withTransfer ? 3 : 2);
     }
+    // A tick is a trace of its own: one transaction, no external message.
+    const tick = transactions.find((x: any) => x.block_ref.seqno === head && x.description.type === "tick_tock" && !x.description.is_tock);
+    const { traces } = await v3(`traces?tx_hash=${encodeURIComponent(tick.hash)}`);
+    expect(traces).toHaveLength(1);
+    expect(traces[0].trace_id).toBe(tick.hash);
+    expect(traces[0].trace_info).toMatchObject({ trace_state: "complete", transactions: 1, pending_messages: 0 });
+    expect(traces[0].external_hash ?? null).toBeNull();
     const transfer = transactions.find((x: any) => x.block_ref.seqno === withTransfer && x.description.type === "ord");
     expect(transfer.account).toBe(ELECTOR);
     expect(transfer.in_msg.value).toBe(toNano("5").toString());
