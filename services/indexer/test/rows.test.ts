@@ -132,6 +132,27 @@ describe.each(BLOCKS)("rows of $file", ({ file, wc, seqno, txs }) => {
   });
 });
 
+describe("tick and tock transactions of mainnet block -1:24374597", () => {
+  it("are described as toncenter does: tick_tock with is_tock, their phases, no in_msg", () => {
+    const rows = blockRows(fixture("blocks/mainnet_mc_24374597.boc"), { mcSeqno: 24374597 });
+    const start = 32119774000000n;
+    const summary = rows.transactions.map((t) => [t.account.slice(3, 7), BigInt(t.lt) - start, t.description.type, t.description.is_tock ?? null, t.description.aborted, t.in_msg_hash === null]);
+    // elector: tick, then the message of the block's recover/create; -1:34517c…: tick and tock (aborted then); config: tock
+    expect(summary).toEqual([
+      ["3333", 1n, "tick_tock", false, false, true],
+      ["3333", 2n, "ord", null, false, false],
+      ["3451", 1n, "tick_tock", false, true, true],
+      ["3451", 3n, "tick_tock", true, true, true],
+      ["5555", 3n, "tick_tock", true, false, true],
+    ]);
+    for (const t of rows.transactions.filter((x) => x.description.type === "tick_tock")) {
+      expect(t.description.storage_ph).toBeDefined();
+      expect(t.description.compute_ph).toMatchObject({ skipped: false, success: true, exit_code: 0 });
+      expect(t.description.credit_first).toBeUndefined();
+    }
+  });
+});
+
 describe("block 0:8000000000000000:71398501 against its replay bundle (state before the block)", () => {
   const bundle = JSON.parse(gunzipSync(fixture("replay/tvm_replay_fat_block_66519406.json.gz")).toString()) as {
     master_seqno: number;

@@ -28,7 +28,8 @@ export interface QueuedMessage {
 
 export interface CollatedTransaction extends ExecutedTransaction {
   account: Address;
-  inMsg: QueuedMessage;
+  /** The inbound message; null for a tick or tock transaction (trans_tick_tock has none). */
+  inMsg: QueuedMessage | null;
   /** lt after the transaction and its outbound messages. */
   endLt: bigint;
 }
@@ -181,7 +182,7 @@ function runWave(executor: TransactionExecutor, latestState: (workchain: number,
       cursor = lt + BigInt(predictedOut) + 1n;
       lastEnd.set(id, cursor);
     }
-    const seed = createHash("sha256").update(o.blockRandSeed).update(dest.hash).digest();
+    const seed = accountRandSeed(o.blockRandSeed, dest);
     const params = { now: o.now, lt, randomSeed: seed, prevBlocksInfo: o.prevBlocksInfo };
     const prior = latest.get(id);
     const emulation = prior
@@ -202,8 +203,13 @@ function runWave(executor: TransactionExecutor, latestState: (workchain: number,
   });
 }
 
+/** The random seed of an account's transactions in a block: sha256(block rand_seed, account id), as TON's collator. */
+export function accountRandSeed(blockRandSeed: Buffer, account: Address): Buffer {
+  return createHash("sha256").update(blockRandSeed).update(account.hash).digest();
+}
+
 /** A collated transaction; the parsed account state stays lazy (most callers need only the cell). */
-function collated(e: ExecutedTransaction, account: Address, inMsg: QueuedMessage, endLt: bigint): CollatedTransaction {
+export function collated(e: ExecutedTransaction, account: Address, inMsg: QueuedMessage | null, endLt: bigint): CollatedTransaction {
   return {
     transaction: e.transaction,
     cell: e.cell,

@@ -2,7 +2,7 @@
 // emulator compiled to WebAssembly), with every input a collator decides passed
 // explicitly: config, libraries, now, lt, random seed.
 import { beginCell, Cell, loadShardAccount, loadTransaction, parseTuple, serializeTuple, storeShardAccount, type Address, type ShardAccount, type Transaction, type TupleItem } from "@ton/core";
-import { Executor, type PrevBlocksInfo } from "@ton/sandbox";
+import { Executor, type PrevBlocksInfo, type TickOrTock } from "@ton/sandbox";
 import { bocBase64, withBoc } from "./boc-cache.js";
 import { emulateOn, outMessagesCount, type Emulation, type EmulationJob } from "./emulate.mjs";
 import { ExecutorPool } from "./executor-pool.js";
@@ -69,6 +69,24 @@ export class TransactionExecutor {
    */
   emulate(address: Address, account: Cell | string | undefined, message: Cell, p: RunParams, countOutMessages = false): Promise<Emulation> {
     const job = this.job(address, account, message, p, countOutMessages);
+    return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
+  }
+
+  /**
+   * Runs the tick (start of a masterchain block) or tock (end of it) transaction of a special
+   * account — a state cell, or a state BoC an earlier emulation returned — with the same explicit
+   * inputs as a message's transaction. On a worker emulator when there are some, else here.
+   */
+  tickTock(address: Address, account: Cell | string, which: TickOrTock, p: RunParams): Promise<Emulation> {
+    const job: EmulationJob = {
+      countOutMessages: false, // no lts are planned from it: tick-tocks run before and after the waves
+      config: this.configBase64,
+      libs: this.libs ? bocBase64(this.libs) : null,
+      shardAccount: typeof account === "string" ? account : bocBase64(account),
+      // No inbound message: the emulator takes the empty string (as @ton/sandbox's runTickTock).
+      message: "",
+      params: emulationParams(p, which),
+    };
     return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
   }
 
@@ -164,7 +182,8 @@ export class TransactionExecutor {
   }
 }
 
-function emulationParams(p: RunParams): string {
+/** `tickTock`: a trans_tick_tock transaction (is_tock for the tock), else an ordinary one. */
+function emulationParams(p: RunParams, tickTock?: TickOrTock): string {
   const params: Record<string, unknown> = {
     utime: p.now,
     lt: p.lt.toString(),
@@ -172,6 +191,10 @@ function emulationParams(p: RunParams): string {
     ignore_chksig: p.skipSignatureCheck === true,
     debug_enabled: false,
   };
+  if (tickTock) {
+    params.is_tick_tock = true;
+    params.is_tock = tickTock === "tock";
+  }
   if (p.prevBlocksInfo) params.prev_blocks_info = prevBlocksInfoBoc(p.prevBlocksInfo);
   return JSON.stringify(params);
 }
@@ -181,24 +204,57 @@ const prevBlocksBocs = new WeakMap<PrevBlocksInfo, string>();
 
 /**
  * The c7 prev_blocks_info entry, [last_mc_blocks, prev_key_block, last_mc_blocks_100?] of
- * BlockIdExt tuples, as a VmStackValue BoC. Computed once per PrevBlocksInfo object (one per block).
+ * BlockIdExt tuples, as a VmStackValue BoC. Computed once per PrevBlocksInfo object (one per
+ * block: every masterchain block runs tick and tock transactions with it), from the BlockIdExt
+ * entries of earlier blocks (a block's entry never changes, only which blocks are listed).
  */
-function prevBlocksInfoBoc(info: PrevBlocksInfo): string {
+export function prevBlocksInfoBoc(info: PrevBlocksInfo): string {
   let b = prevBlocksBocs.get(info);
   if (b !== undefined) return b;
-  const id = (x: PrevBlocksInfo["prevKeyBlock"]): TupleItem => ({
-    type: "tuple",
-    items: [x.workchain, x.shard, x.seqno, BigInt("0x" + x.rootHash.toString("hex")), BigInt("0x" + x.fileHash.toString("hex"))].map((v) => ({ type: "int" as const, value: BigInt(v) })),
-  });
-  const items: TupleItem[] = [{ type: "tuple", items: info.lastMcBlocks.map(id) }, id(info.prevKeyBlock)];
-  if (info.lastMcBlocks100) items.push({ type: "tuple", items: info.lastMcBlocks100.map(id) });
-  // serializeTuple writes a VmStack (depth, then entries); the one entry is the tuple.
-  const stack = serializeTuple([{ type: "tuple", items }]).beginParse();
-  stack.skip(24);
-  stack.loadRef(); // the rest of the stack (empty)
-  b = stack.asCell().toBoc().toString("base64");
+  const items = [tupleValue(info.lastMcBlocks.map(blockIdValue)), blockIdValue(info.prevKeyBlock)];
+  if (info.lastMcBlocks100) items.push(tupleValue(info.lastMcBlocks100.map(blockIdValue)));
+  b = tupleValue(items).toBoc().toString("base64");
   prevBlocksBocs.set(info, b);
   return b;
+}
+
+/** BlockIdExt entries as VmStackValue cells, by block (the most recent ones). */
+const blockIdValues = new Map<string, Cell>();
+
+/** A BlockIdExt as c7 holds it: the tuple [workchain, shard, seqno, root_hash, file_hash] of integers. */
+function blockIdValue(x: PrevBlocksInfo["prevKeyBlock"]): Cell {
+  const key = `${x.workchain}:${x.shard}:${x.seqno}:${x.rootHash.toString("hex")}`;
+  let c = blockIdValues.get(key);
+  if (c) return c;
+  const ints: TupleItem[] = [x.workchain, x.shard, x.seqno, BigInt("0x" + x.rootHash.toString("hex")), BigInt("0x" + x.fileHash.toString("hex"))].map((v) => ({ type: "int", value: BigInt(v) }));
+  // serializeTuple writes a VmStack (depth, then entries); its one entry is the tuple.
+  const stack = serializeTuple([{ type: "tuple", items: ints }]).beginParse();
+  stack.skip(24);
+  stack.loadRef(); // the rest of the stack (empty)
+  c = stack.asCell();
+  blockIdValues.set(key, c);
+  // Enough for last_mc_blocks_100 and the key block; the oldest entries leave first.
+  if (blockIdValues.size > 256) blockIdValues.delete(blockIdValues.keys().next().value!);
+  return c;
+}
+
+/**
+ * vm_stk_tuple#07 len:(## 16) data:(VmTuple len) of entries already serialized, laid out as
+ * @ton/core's serializeTuple lays them (vm_tuple_tcons: the first n-1 entries by reference, the
+ * last one in tail).
+ */
+function tupleValue(entries: Cell[]): Cell {
+  let head: Cell | null = null;
+  let tail: Cell | null = null;
+  for (const [i, entry] of entries.entries()) {
+    [head, tail] = [tail, head];
+    if (i > 1) head = beginCell().storeRef(tail!).storeRef(head!).endCell();
+    tail = entry;
+  }
+  const b = beginCell().storeUint(0x07, 8).storeUint(entries.length, 16);
+  if (head) b.storeRef(head);
+  if (tail) b.storeRef(tail);
+  return b.endCell();
 }
 
 export interface GetMethodResult {

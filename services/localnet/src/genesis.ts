@@ -1,10 +1,11 @@
 // Genesis: the config and the funded wallets a new chain starts with, all
-// derived from the seed.
+// derived from the seed, and the masterchain's special accounts (elector, config).
 import { Address, beginCell, Cell, storeShardAccount, storeStateInit, type ShardAccount, type StateInit } from "@ton/core";
 import type { KeyPair } from "@ton/crypto";
 import { WalletContractV4, WalletContractV5R1 } from "@ton/ton";
 import { loadBaseConfig, localnetConfig } from "./config.js";
 import { deriveKeyPair } from "./keys.js";
+import { specialGenesisContracts } from "./special-accounts.js";
 
 export interface GenesisWallet {
   version: "v4r2" | "v5r1";
@@ -22,6 +23,8 @@ export interface Genesis {
   wallets: GenesisWallet[];
   /** Account id (hex) → ShardAccount, the initial state of workchain 0. */
   accounts: Map<string, ShardAccount>;
+  /** Account id (hex) → ShardAccount, the initial state of the masterchain: its special accounts (special-accounts.ts). */
+  masterchainAccounts: Map<string, ShardAccount>;
 }
 
 export interface GenesisOptions {
@@ -53,7 +56,9 @@ export function createGenesis(o: GenesisOptions): Genesis {
   const balance = o.balance ?? 1_000_000n * 1_000_000_000n;
   const accounts = new Map<string, ShardAccount>();
   for (const w of wallets) accounts.set(w.address.hash.toString("hex"), activeAccount(w.address, w.init, balance, now));
-  return { seed: o.seed, globalId, now, config, validator, wallets, accounts };
+  const masterchainAccounts = new Map<string, ShardAccount>();
+  for (const s of specialGenesisContracts(config)) masterchainAccounts.set(s.address.hash.toString("hex"), activeAccount(s.address, s.init, s.balance, now));
+  return { seed: o.seed, globalId, now, config, validator, wallets, accounts, masterchainAccounts };
 }
 
 /** An active account holding `init`, as if deployed before the first block. */

@@ -91,6 +91,8 @@ const lcId = (id: TlObject) => ({ kind: "tonNode.blockIdExt", workchain: id.work
 const unknownId = (workchain: number, seqno: number): Id => ({ kind: "tonNode.blockIdExt", workchain, shard: signed(SHARD_FULL), seqno, root_hash: Buffer.alloc(32, 7), file_hash: Buffer.alloc(32, 9) });
 const accountId = (a: Address): TlObject => ({ kind: "liteServer.accountId", workchain: a.workChain, id: a.hash });
 const mc = (seqno: number) => net.chain.masterchain[seqno - 1]!;
+/** A shard block without transactions (masterchain blocks always have their tick and tock). */
+const emptyShard = () => net.chain.shardchain[4]!;
 const last = () => net.chain.lastMasterchain!;
 /** Compare a decoded tonNode.blockIdExt (ours or ton-lite-client's) with a block. */
 function expectId(id: any, r: BlockRecord): void {
@@ -250,7 +252,7 @@ beforeAll(async () => {
   };
   await send(0, toNano(7), true); // masterchain block 2: deploys `fresh`
   await send(1, toNano(1), false); // block 3
-  await net.chain.seal(); // 4, 5: empty
+  await net.chain.seal(); // 4, 5: no messages (shard blocks 4 and 5 are empty; masterchain blocks hold their tick and tock)
   await net.chain.seal();
   txBlock = net.chain.shardchain.find((b) => b.transactions.length > 0)!;
   txMc = mc(txBlock.mcSeqno);
@@ -525,9 +527,10 @@ describe("liteServer functions on localnet", () => {
     expect(rest.proof).toHaveLength(0);
     // metadata (mode 256) forces the proof; an empty block lists nothing
     expect((await ok({ kind: "liteServer.listBlockTransactionsExt", id: tl(txBlock), mode: 256, count: 1 })).proof.length).toBeGreaterThan(0);
-    const empty = await ok({ kind: "liteServer.listBlockTransactionsExt", id: tl(mc(5)), mode: 7 | 32, count: 10, want_proof: true });
+    expect(emptyShard().transactions).toHaveLength(0);
+    const empty = await ok({ kind: "liteServer.listBlockTransactionsExt", id: tl(emptyShard()), mode: 7 | 32, count: 10, want_proof: true });
     expect(empty).toMatchObject({ incomplete: false, transactions: Buffer.alloc(0) });
-    provenBoc(empty.proof, mc(5).id.rootHash);
+    provenBoc(empty.proof, emptyShard().id.rootHash);
   });
 
   it("getConfigAll: the whole config proven from the masterchain state (ton-lite-client)", async () => {
@@ -823,6 +826,8 @@ describe("@tongate/proof verifies the answers", () => {
         }
       }
     }
+    verify.verifyBlockTransactionsExt(await ok({ kind: "liteServer.listBlockTransactionsExt", id: tl(emptyShard()), mode: 7 | 32, count: 5, want_proof: true }), tl(emptyShard()), {});
+    // a masterchain block: its tick and tock transactions
     verify.verifyBlockTransactionsExt(await ok({ kind: "liteServer.listBlockTransactionsExt", id: tl(mc(5)), mode: 7 | 32, count: 5, want_proof: true }), tl(mc(5)), {});
   });
 

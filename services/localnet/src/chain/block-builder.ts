@@ -114,7 +114,7 @@ export function buildBlock(p: BlockParts): BuiltBlock {
     const h = m.hash().toString("hex");
     const fwd = fwdFeeOf(m);
     const entry: InMsg =
-      t.inMsg.message.info.type === "external-in"
+      t.inMsg?.message.info.type === "external-in"
         ? { type: "msg_import_ext", msg: m, transaction: t.cell }
         : emittedHere.has(h)
           ? { type: "msg_import_imm", inMsg: envelope(m, fwd), transaction: t.cell, fwdFee: fwd }

@@ -55,6 +55,8 @@ import { buildBlock, type SplitMergeFlags } from "./block-builder.js";
 import { BlockRecord, type RecordSource } from "./block-record.js";
 import type { ShardStateBuilder } from "./state.js";
 import type { BlockKey, ChainStore, StoredBlockMeta } from "./store.js";
+import { specialAccountIds } from "../special-accounts.js";
+import { collateMasterchain } from "../ticktock.js";
 
 export { BlockRecord } from "./block-record.js";
 export type { BlockIdExt } from "./block-record.js";
@@ -198,7 +200,10 @@ export class Chain implements RecordSource {
   /** Opens the chain in `store`: continues the stored one, or starts from genesis. */
   static open(o: ChainOptions): Chain {
     const chain = new Chain(o);
-    if (!chain.load()) for (const [id, sa] of o.genesis.accounts) chain.history.setVersion(AccountHistory.key(0, id), 0, shardAccountCell(sa));
+    if (!chain.load()) {
+      for (const [id, sa] of o.genesis.accounts) chain.history.setVersion(AccountHistory.key(0, id), 0, shardAccountCell(sa));
+      for (const [id, sa] of o.genesis.masterchainAccounts) chain.history.setVersion(AccountHistory.key(-1, id), 0, shardAccountCell(sa));
+    }
     return chain;
   }
 
@@ -486,7 +491,7 @@ export class Chain implements RecordSource {
 
   private zeroState(workchain: number): ZeroState {
     const accounts = new Map<string, Cell>();
-    if (workchain === 0) for (const [id, sa] of this.genesis.accounts) accounts.set(id, shardAccountCell(sa));
+    for (const [id, sa] of workchain === 0 ? this.genesis.accounts : this.genesis.masterchainAccounts) accounts.set(id, shardAccountCell(sa));
     const root = this.buildState({
       globalId: this.genesis.globalId,
       workchain,
@@ -739,14 +744,19 @@ export class Chain implements RecordSource {
     // the parent's accounts of this half; after a merge both states (split_state).
     const before = this.stateBefore(workchain, shard, p.prev, p.flags, zero);
     const randSeed = deriveBytes(this.genesis.seed, `rand/${workchain}/${shard === SHARD_FULL ? "" : shard.toString(16) + "/"}${seqno}`);
-    const collation = await collate(this.executor, this.accountStore(p.mcSeqno), p.queue, {
+    const options = {
       workchain,
       inShard: (a: Address) => a.workChain === workchain && (workchain === -1 || shardContainsAccount(shard, a.hash)),
       now,
       startLt,
       blockRandSeed: randSeed,
       prevBlocksInfo: this.prevBlocksInfo(),
-    });
+    };
+    // The masterchain block also runs the special accounts' tick and tock transactions (ticktock.ts).
+    const collation =
+      workchain === -1
+        ? await collateMasterchain(this.executor, this.accountStore(p.mcSeqno), p.queue, options, specialAccountIds(this.genesis.config))
+        : await collate(this.executor, this.accountStore(p.mcSeqno), p.queue, options);
     const endLt = collation.endLt > startLt ? collation.endLt : startLt + 1n;
     const accounts = this.accountsOf(workchain, shard);
     const balanceAfter = Chain.balanceOf(accounts);
