@@ -135,6 +135,8 @@ const refOf = (b: { id: { seqno: number; rootHash: Buffer; fileHash: Buffer }; e
 const zeroRef = (z: ZeroState): ExtBlkRef => ({ endLt: 0n, seqNo: 0, rootHash: z.rootHash, fileHash: z.fileHash });
 const keyHex = (k: BlockKey) => `${k.workchain}:${BigInt.asUintN(64, k.shard).toString(16)}:${k.seqno}`;
 const noSplitMerge = (): SplitMergeFlags => ({ beforeSplit: false, afterSplit: false, afterMerge: false, wantSplit: false, wantMerge: false });
+/** split_state#5f327da5 left:^ShardStateUnsplit right:^ShardStateUnsplit = ShardState (block.tlb). */
+const SPLIT_STATE_TAG = 0x5f327da5;
 const byShard = (a: { shard: bigint }, b: { shard: bigint }) => (a.shard < b.shard ? -1 : a.shard > b.shard ? 1 : 0);
 
 /** ton::ErrorCode::error "state already gc'd": what a non-archival node answers for a state it dropped. */
@@ -741,8 +743,8 @@ export class Chain implements RecordSource {
     const minRefMcSeqno = p.mcSeqno - 1;
     const zero = workchain === -1 ? this.mcZero : this.shardZero;
     // The state the block starts from, as the validator sees it: the previous state; after a split
-    // the parent's accounts of this half; after a merge both states (split_state).
-    const before = this.stateBefore(workchain, shard, p.prev, p.flags, zero);
+    // the parent's (whole); after a merge both states (split_state).
+    const before = this.stateBefore(p.prev, p.flags, shard, zero);
     const randSeed = deriveBytes(this.genesis.seed, `rand/${workchain}/${shard === SHARD_FULL ? "" : shard.toString(16) + "/"}${seqno}`);
     const options = {
       workchain,
@@ -827,31 +829,24 @@ export class Chain implements RecordSource {
     return { rec: new BlockRecord(meta, this, { root: built.root, state, transactions }), collation, boc: built.boc };
   }
 
-  /** The old side of a block's state_update and the balance it starts from. */
-  private stateBefore(workchain: number, shard: bigint, prev: BlockRecord[], flags: SplitMergeFlags, zero: ZeroState): { root: Cell; balance: bigint } {
+  /**
+   * The old side of a block's state_update and the balance it starts from, as TON's validator sees
+   * them (validator/impl/shard.cpp): after a split, both children start from the parent's whole
+   * state (ShardStateQ::split keeps the root, only the block id changes) and from this half's
+   * balance (ShardState::split sums the accounts left in the half); after a merge, from a virtual
+   * split_state#5f327da5 of the two states, the left (lower) shard first (ShardStateQ::merge_with).
+   */
+  private stateBefore(prev: BlockRecord[], flags: SplitMergeFlags, shard: bigint, zero: ZeroState): { root: Cell; balance: bigint } {
     if (prev.length === 0) return { root: zero.root, balance: Chain.balanceOf(this.accountsIn(zero.root)) };
     if (flags.afterMerge) {
-      const root = beginCell().storeUint(0x5f327da5, 32).storeRef(prev[0]!.stateRoot).storeRef(prev[1]!.stateRoot).endCell();
-      return { root, balance: prev[0]!.balanceAfter + prev[1]!.balanceAfter };
+      const [left, right] = [...prev].sort((a, b) => byShard(a.id, b.id));
+      const root = beginCell().storeUint(SPLIT_STATE_TAG, 32).storeRef(left!.stateRoot).storeRef(right!.stateRoot).endCell();
+      return { root, balance: left!.balanceAfter + right!.balanceAfter };
     }
     const parent = prev[0]!;
     if (!flags.afterSplit) return { root: parent.stateRoot, balance: parent.balanceAfter };
-    // ShardState::split: the parent's header, this half's accounts and balance
-    const accounts = new Map([...this.accountsIn(parent.stateRoot)].filter(([id]) => shardContainsAccount(shard, Buffer.from(id, "hex"))));
-    const balance = Chain.balanceOf(accounts);
-    const root = this.buildState({
-      globalId: this.genesis.globalId,
-      workchain,
-      shard,
-      seqno: parent.id.seqno,
-      genUtime: parent.genUtime,
-      genLt: parent.endLt,
-      minRefMcSeqno: parent.mcSeqno - 1,
-      accounts,
-      totalBalance: balance,
-      masterRef: parent.block.info.masterRef ? parent.block.info.masterRef.master : undefined,
-    });
-    return { root, balance };
+    const half = [...this.accountsIn(parent.stateRoot)].filter(([id]) => shardContainsAccount(shard, Buffer.from(id, "hex")));
+    return { root: parent.stateRoot, balance: Chain.balanceOf(new Map(half)) };
   }
 
   /** The ShardAccount cells of a state's accounts dictionary, by account id hex. */
