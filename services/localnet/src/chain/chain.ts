@@ -77,6 +77,8 @@ export const LOCALNET_TOTAL_SUPPLY = 4_000_000_000n * 1_000_000_000n;
 export const DEFAULT_STATE_WINDOW = 256;
 /** Shard counts `--shards` takes: workchain 0 split to depth 0..4. */
 export const SHARD_COUNTS = [1, 2, 4, 8, 16] as const;
+/** The deepest shards localnet makes (16 shards of workchain 0). */
+export const MAX_SHARD_DEPTH = 4;
 
 export interface ZeroState {
   workchain: number;
@@ -133,6 +135,8 @@ const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "he
 const alignUp = (lt: bigint) => ((lt + LT_BLOCK_ALIGN) / LT_BLOCK_ALIGN) * LT_BLOCK_ALIGN;
 const refOf = (b: { id: { seqno: number; rootHash: Buffer; fileHash: Buffer }; endLt: bigint }): ExtBlkRef => ({ endLt: b.endLt, seqNo: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
 const zeroRef = (z: ZeroState): ExtBlkRef => ({ endLt: 0n, seqNo: 0, rootHash: z.rootHash, fileHash: z.fileHash });
+/** A shard id as TON tools print it: 16 hex digits. */
+const hex16 = (shard: bigint) => shard.toString(16).padStart(16, "0");
 const keyHex = (k: BlockKey) => `${k.workchain}:${BigInt.asUintN(64, k.shard).toString(16)}:${k.seqno}`;
 const noSplitMerge = (): SplitMergeFlags => ({ beforeSplit: false, afterSplit: false, afterMerge: false, wantSplit: false, wantMerge: false });
 /** split_state#5f327da5 left:^ShardStateUnsplit right:^ShardStateUnsplit = ShardState (block.tlb). */
@@ -340,45 +344,70 @@ export class Chain implements RecordSource {
   // Shard splits and merges
 
   /**
-   * Splits `shard` of workchain 0 (every current shard when omitted): its next block is before_split,
-   * the one after it two after_split blocks. Returns the shards that will split.
+   * Splits `shard` of workchain 0 (every current shard free to split when omitted): its next block is
+   * before_split, the one after it two after_split blocks. Returns the shards that will split; a
+   * RangeError says why a shard cannot (unknown, at depth 4, splitting or merging already).
    */
   requestSplit(shard?: bigint): bigint[] {
-    const targets = shard === undefined ? this.tips.map((t) => t.shard) : [shard];
+    this.notSplittingToStart();
+    const targets = shard === undefined ? this.tips.map((t) => t.shard).filter((s) => shardPrefixLength(s) < MAX_SHARD_DEPTH && !this.busy(s)) : [shard];
+    if (targets.length === 0) throw new RangeError(`no shard of workchain 0 can split now (at depth ${MAX_SHARD_DEPTH}, or splitting or merging already); the shards: ${this.shardList()}`);
     for (const s of targets) {
-      if (!this.tips.some((t) => t.shard === s)) throw new RangeError(`workchain 0 has no shard ${s.toString(16).padStart(16, "0")}; its shards: ${this.shardList()}`);
-      if (shardPrefixLength(s) >= 4) throw new RangeError(`shard ${s.toString(16).padStart(16, "0")} is at depth 4, localnet's deepest`);
+      if (!this.tips.some((t) => t.shard === s)) throw new RangeError(`workchain 0 has no shard ${hex16(s)}; its shards: ${this.shardList()}`);
+      if (shardPrefixLength(s) >= MAX_SHARD_DEPTH) throw new RangeError(`shard ${hex16(s)} is at depth ${MAX_SHARD_DEPTH}, localnet's deepest`);
+      if (this.busy(s)) throw new RangeError(`shard ${hex16(s)} is splitting or merging already`);
     }
     for (const s of targets) this.pendingSplits.add(s);
     return targets;
   }
 
   /**
-   * Merges the two children of `parent` (every pair of sibling shards when omitted): their next blocks
-   * want a merge, the one after them is one after_merge block. Returns the parents.
+   * Merges the two children of `parent` (every pair of sibling shards free to merge when omitted):
+   * their next blocks want a merge, the one after them is one after_merge block. Returns the parents.
    */
   requestMerge(parent?: bigint): bigint[] {
-    const pairs: bigint[] = [];
+    this.notSplittingToStart();
     const has = (s: bigint) => this.tips.some((t) => t.shard === s);
+    const mergeable = (p: bigint) => shardPrefixLength(p) < MAX_SHARD_DEPTH && shardChildren(p).every((c) => has(c) && !this.busy(c));
+    const pairs: bigint[] = [];
     if (parent !== undefined) {
-      if (parent === 0n || shardPrefixLength(parent) >= 4 || !shardChildren(parent).every(has)) {
-        throw new RangeError(`shard ${parent.toString(16).padStart(16, "0")} is not the parent of two current shards; the shards: ${this.shardList()}`);
+      if (parent === 0n || shardPrefixLength(parent) >= MAX_SHARD_DEPTH || !shardChildren(parent).every(has)) {
+        throw new RangeError(`shard ${hex16(parent)} is not the parent of two current shards; the shards: ${this.shardList()}`);
       }
+      if (!mergeable(parent)) throw new RangeError(`the children of shard ${hex16(parent)} are splitting or merging already`);
       pairs.push(parent);
     } else {
       for (const t of this.tips) {
         if (t.shard === SHARD_FULL) continue;
         const p = shardParent(t.shard);
-        if (!pairs.includes(p) && shardChildren(p).every(has)) pairs.push(p);
+        if (!pairs.includes(p) && mergeable(p)) pairs.push(p);
       }
-      if (pairs.length === 0) throw new RangeError(`no two shards of workchain 0 can merge; the shards: ${this.shardList()}`);
+      if (pairs.length === 0) throw new RangeError(`no two shards of workchain 0 can merge now; the shards: ${this.shardList()}`);
     }
     for (const p of pairs) this.pendingMerges.add(p);
     return pairs;
   }
 
+  /** Whether a current shard has a split or a merge under way (requested, or its last block announced it). */
+  private busy(shard: bigint): boolean {
+    const rec = this.tips.find((t) => t.shard === shard)?.rec;
+    return (
+      this.pendingSplits.has(shard) ||
+      (shard !== SHARD_FULL && this.pendingMerges.has(shardParent(shard))) ||
+      (rec?.meta.beforeSplit ?? false) ||
+      (rec?.block.info.wantMerge ?? false)
+    );
+  }
+
+  /** Splits and merges wait until `--shards` is reached: the first seals split every shard. */
+  private notSplittingToStart(): void {
+    if (this.tips.some((t) => shardPrefixLength(t.shard) < this.targetDepth)) {
+      throw new RangeError(`workchain 0 is still splitting into its first ${2 ** this.targetDepth} shards; seal a few blocks first`);
+    }
+  }
+
   private shardList(): string {
-    return this.tips.map((t) => t.shard.toString(16).padStart(16, "0")).join(", ");
+    return this.tips.map((t) => hex16(t.shard)).join(", ");
   }
 
   /** The blocks of workchain 0 the next seal produces, from the tips and the pending splits and merges. */
