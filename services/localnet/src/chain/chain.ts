@@ -127,6 +127,8 @@ interface StoredHead {
   queue: string[];
   pendingSplits: string[];
   pendingMerges: string[];
+  /** The depth --shards still splits toward (0: reached; a restart does not split a merged chain again). */
+  targetDepth?: number;
 }
 
 /** The DER (PKCS #8) header of an Ed25519 private key; the 32-byte seed follows. */
@@ -688,6 +690,7 @@ export class Chain implements RecordSource {
         queue: queue.map((m) => m.cell.toBoc().toString("base64")),
         pendingSplits: [...this.pendingSplits].map(String),
         pendingMerges: [...this.pendingMerges].map(String),
+        targetDepth: this.targetDepth,
       };
       this.store.putMeta("head", head);
     });
@@ -951,6 +954,7 @@ export class Chain implements RecordSource {
     this.keyBlocks = head.keyBlocks;
     this.pendingSplits = new Set(head.pendingSplits.map(BigInt));
     this.pendingMerges = new Set(head.pendingMerges.map(BigInt));
+    this.targetDepth = head.targetDepth ?? 0;
     this.queues.set(0, head.queue.map((b) => queued(Cell.fromBoc(Buffer.from(b, "base64"))[0]!)));
     for (const [id, c] of this.accountsIn(mc.stateRoot)) this.history.setVersion(AccountHistory.key(-1, id), mc.mcSeqno, c);
     for (const t of this.tips) for (const [id, c] of this.accountsIn(t.rec!.stateRoot)) this.history.setVersion(AccountHistory.key(0, id), t.rec!.mcSeqno, c);
