@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "gateway/test/**/*.test.ts", "services/*/test/**/*.test.ts", "tests/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "cli/test/**/*.test.ts", "gateway/test/**/*.test.ts", "services/*/test/**/*.test.ts", "tests/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Tests start real servers and processes; keep files in separate workers but few at once on 2 cores.

@@ -10,7 +10,7 @@ import { freePort, startProcess, stopProcess } from "./support/processes.js";
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 64;
 const ADDRESS = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
-const bin = fileURLToPath(new URL("../packages/cli/bin/tongate.js", import.meta.url));
+const bin = fileURLToPath(new URL("../cli/bin/tongate.js", import.meta.url));
 
 async function load(url: string) {
   await autocannon({ url, connections, duration: 2 }); // warm-up (JIT, connection pools)

@@ -16,7 +16,7 @@ import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/lite-proxy";
 import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, migrate, openStore, parseInline, startMcBatch } from "@tongate/indexer";
 import { installFastSha256 } from "@tongate/ton";
-import type { ShardTopRow } from "../services/indexer/src/rows/index.js";
+import type { ShardTopRow } from "@tongate/indexer";
 import { freePort, startProcess, stopProcess } from "./support/processes.js";
 
 installFastSha256(); // as `tongate` does at startup
@@ -92,7 +92,7 @@ const server = process.env.BENCH_GLOBAL_CONFIG
       process.execPath,
       [
         "--max-old-space-size=12288", // localnet keeps the whole chain in memory (≥ 4 GB at 70,000 transactions)
-        join(root, "packages/cli/bin/tongate.js"),
+        join(root, "cli/bin/tongate.js"),
         "localnet",
         ...["--seed", SEED, "--wallets", String(WALLETS), "--block-interval", "0", "--data-dir", chainDir],
         ...["--listen", `127.0.0.1:${port}`, "--control", `127.0.0.1:${controlPort}`, "--write-global-config", configPath],

@@ -170,7 +170,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const gateway = await startProcess(
     "node",
-    ["packages/cli/bin/tongate.js", "gateway", "--port", String(port), "--host", "127.0.0.1", "--upstream", "lite-proxy=http://127.0.0.1:9", "--index-dir", dir, "--index", "off", "--ratelimit", "off", "--cache-max-bytes", "0"],
+    ["cli/bin/tongate.js", "gateway", "--port", String(port), "--host", "127.0.0.1", "--upstream", "lite-proxy=http://127.0.0.1:9", "--index-dir", dir, "--index", "off", "--ratelimit", "off", "--cache-max-bytes", "0"],
     /gateway listening/,
   );
   try {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { Cell } from "@ton/core";
-import { blockRows, cellsFromBoc } from "../services/indexer/src/rows/index.js";
+import { blockRows, cellsFromBoc } from "@tongate/indexer";
 import { installFastSha256 } from "@tongate/ton";
 
 installFastSha256(); // as `tongate` does at startup

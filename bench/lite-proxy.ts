@@ -29,7 +29,7 @@ installFastSha256(); // as `tongate` does at startup
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const bin = fileURLToPath(new URL("../packages/cli/bin/tongate.js", import.meta.url));
+const bin = fileURLToPath(new URL("../cli/bin/tongate.js", import.meta.url));
 const loadBefore = os.loadavg();
 
 interface Figures {

@@ -15,7 +15,7 @@ import { installFastSha256 } from "@tongate/ton";
 
 installFastSha256();
 const BLOCKS = Number(process.env.RESTART_BLOCKS ?? 20_000);
-const BIN = fileURLToPath(new URL("../packages/cli/bin/tongate.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../cli/bin/tongate.js", import.meta.url));
 const dir = fileURLToPath(new URL(`./.cache/localnet-restart-${BLOCKS}`, import.meta.url));
 const idsFile = join(dir, "ids.json");
 const SEED = "restart";

@@ -25,7 +25,7 @@ const latencySamples = Number(process.env.BENCH_LATENCY_SAMPLES ?? 5000);
 const connections = 64;
 const ADMIN = "bench-admin-token";
 const PATH = "/api/v2/detectAddress?address=EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
-const bin = fileURLToPath(new URL("../packages/cli/bin/tongate.js", import.meta.url));
+const bin = fileURLToPath(new URL("../cli/bin/tongate.js", import.meta.url));
 
 async function startGateway(limits: "on" | "off") {
   const port = await freePort();

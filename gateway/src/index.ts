@@ -2,3 +2,8 @@ export { Gateway, canonicalPath, type GatewayOptions, type Upstream } from "./ga
 export { listenGateway, type HttpServer } from "./server.js";
 export { buildOpenApi } from "./openapi.js";
 export { buildRoutes, type Route, type RouteTable } from "./routes.js";
+// For tests and benches that exercise one part of the edge.
+export { AnswerCache } from "./cache.js";
+export { ClientAddresses } from "./ratelimit/client-identity.js";
+export { renderResult } from "./codec/render.js";
+export { conventionOf, type FieldConvention } from "./codec/conventions.js";

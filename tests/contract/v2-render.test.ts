@@ -14,7 +14,7 @@ import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { json, tl_type, union } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { renderResult } from "../../gateway/src/codec/render.js";
+import { renderResult } from "@tongate/gateway";
 import { v2ResponseErrors, v2Spec } from "../support/v2-schema.js";
 import { rng } from "../support/rng.js";
 

@@ -11,7 +11,7 @@ import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestLocalnet } from "../support/localnet.js";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "tongate-index-"));
 const globalConfig = join(dir, "global-config.json");

@@ -20,7 +20,7 @@ import { LocalnetSender } from "../support/localnet-deploy.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { rng } from "../support/rng.js";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const SEED = Number(process.env.TONGATE_CRASH_SEED ?? 20261122);
 const KILLS = 10;
 /** masterchain blocks ahead, and so the most one group of inserts stores */

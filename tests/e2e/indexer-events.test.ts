@@ -18,7 +18,7 @@ import { freePort } from "../../bench/support/processes.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { hasNats, startNatsServer, type NatsServer } from "../support/nats.js";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const SUBJECT = "tongate.localnet.blocks.indexed";
 const dir = mkdtempSync(join(tmpdir(), "tongate-events-"));
 const globalConfig = join(dir, "global-config.json");

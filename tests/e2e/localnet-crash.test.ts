@@ -13,7 +13,7 @@ import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
 import { afterAll, describe, expect, it } from "vitest";
 import { rng } from "../support/rng.js";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "tongate-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

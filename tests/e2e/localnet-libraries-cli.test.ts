@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { jetton2WalletCode } from "../support/libraries.js";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "tongate-library-"));
 const children: ChildProcess[] = [];
 

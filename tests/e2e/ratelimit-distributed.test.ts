@@ -8,7 +8,7 @@ import autocannon from "autocannon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, stopProcess } from "../../bench/support/processes.js";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const RPS = 40;
 const SECONDS = 5;
 const DETECT = "/api/v2/detectAddress?address=EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const BIN = fileURLToPath(new URL("../../packages/cli/bin/tongate.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

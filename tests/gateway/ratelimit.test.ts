@@ -4,7 +4,7 @@
 // remembered refusals have lapsed.
 import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ClientAddresses } from "../../gateway/src/ratelimit/client-identity.js";
+import { ClientAddresses } from "@tongate/gateway";
 import { startEmbedded, type Embedded } from "../support/embedded.js";
 
 const ADMIN = "ratelimit-test-admin";

@@ -5,7 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import type { Localnet } from "@tongate/localnet";
 import { GetAddressInformationRequestSchema } from "@tongate/proto/gen/tongate/v2/accounts_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { AnswerCache } from "../../gateway/src/cache.js";
+import { AnswerCache } from "@tongate/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";

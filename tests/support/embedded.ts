@@ -2,7 +2,7 @@
 // exactly as `tongate start` wires them (in-process Connect transport).
 import { Gateway, listenGateway, type GatewayOptions, type HttpServer } from "@tongate/gateway";
 import { createLogger, healthOf, inProcessTransport } from "@tongate/runtime";
-import { serviceModules, startModules } from "../../packages/cli/src/services.js";
+import { serviceModules, startModules } from "@tongate/cli";
 
 export interface Embedded {
   url: string;

@@ -5,8 +5,7 @@ import { ScalarType } from "@bufbuild/protobuf";
 import { beginCell } from "@ton/core";
 import { Format } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import type { Gateway } from "@tongate/gateway";
-import { conventionOf, type FieldConvention } from "../../gateway/src/codec/conventions.js";
-import type { Route } from "../../gateway/src/routes.js";
+import { conventionOf, type FieldConvention, type Route } from "@tongate/gateway";
 import { rng } from "./rng.js";
 
 export interface Case {

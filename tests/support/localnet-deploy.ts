@@ -29,7 +29,7 @@ import {
 } from "@ton/core";
 import { WalletContractV4, WalletContractV5R1 } from "@ton/ton";
 import { getMethodId, type GenesisWallet, type Localnet } from "@tongate/localnet";
-import { AccountHistory } from "../../services/localnet/src/chain/account-history.js";
+import { AccountHistory } from "@tongate/localnet";
 
 export interface InternalMessage {
   to: Address;

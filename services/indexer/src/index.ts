@@ -10,6 +10,7 @@ export {
 } from "./store/insert.js";
 export * from "./store/queries.js";
 export type * from "./rows/types.js";
+export { blockRows, cellsFromBoc, type ShardTopRow } from "./rows/index.js";
 export * from "./follower/index.js";
 export { insertTraceRows, restoreTraceAssembler, traceRecord, type TraceRecord } from "./store/traces.js";
 export { indexService, indexImpl } from "./api/service.js";

@@ -1,5 +1,5 @@
 // The indexer's command-line values, read the same way by its two hosts: `tongate index`
-// (packages/cli) and the indexer service inside `start`/`serve`/`gateway` (api/service.ts).
+// (cli/) and the indexer service inside `start`/`serve`/`gateway` (api/service.ts).
 import { ConfigError, type OptionSpec } from "@tongate/runtime";
 import { DEFAULT_PREFETCH } from "./follower/index-range.js";
 import { ParsePool } from "./follower/parse-pool.js";

@@ -18,7 +18,8 @@ import { walletsMethods } from "./wallets.js";
 import { LiteserverPool } from "./pool/index.js";
 import { utils } from "./utils.js";
 
-export { LiteserverPool } from "./pool/index.js";
+export { LiteserverPool, int32ToIpv4 } from "./pool/index.js";
+export { libraryRefs } from "./emulation.js";
 
 /** Global configs of the public networks, `<network>.json` (copies of ton.org's). */
 const BUNDLED = new URL("../global-config/", import.meta.url);

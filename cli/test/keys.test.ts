@@ -1,7 +1,7 @@
 // `tongate keys create/list/revoke` against a gateway and the ratelimit service in this process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keysCommand } from "../src/keys.js";
-import { startEmbedded, type Embedded } from "../../../tests/support/embedded.js";
+import { startEmbedded, type Embedded } from "../../tests/support/embedded.js";
 
 const TOKEN = "cli-test-admin-token";
 let tg: Embedded;
