@@ -1,7 +1,7 @@
 import { writeHeapSnapshot } from "node:v8";
 import { buildShardState, localnetProofs, Localnet } from "@tongate/localnet";
-import { installFastSha256 } from "@tongate/ton";
-installFastSha256();
+import { installSpeedShims } from "@tongate/ton";
+installSpeedShims();
 const net = await Localnet.start({ seed: "soak", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
 for (let i = 1; i <= 1000; i++) await net.chain.seal();
 globalThis.gc?.(); globalThis.gc?.();

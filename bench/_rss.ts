@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { buildShardState, localnetProofs, Localnet } from "@tongate/localnet";
-import { installFastSha256 } from "@tongate/ton";
-installFastSha256();
+import { installSpeedShims } from "@tongate/ton";
+installSpeedShims();
 const net = await Localnet.start({ seed: "soak", wallets: 4, listen: [], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
 function report(n: number) {
   globalThis.gc?.();

@@ -1,6 +1,6 @@
 import { buildShardState, localnetProofs, Localnet } from "@tongate/localnet";
-import { installFastSha256 } from "@tongate/ton";
-installFastSha256();
+import { installSpeedShims } from "@tongate/ton";
+installSpeedShims();
 const net = await Localnet.start({ seed: "soak", wallets: 4, listen: [], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
 let t = performance.now();
 const N = Number(process.argv[2] ?? 1500);

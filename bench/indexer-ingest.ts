@@ -15,11 +15,11 @@ import { WalletContractV4 } from "@ton/ton";
 import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/lite-proxy";
 import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, migrate, openStore, parseInline, startMcBatch } from "@tongate/indexer";
-import { installFastSha256 } from "@tongate/ton";
+import { installSpeedShims } from "@tongate/ton";
 import type { ShardTopRow } from "@tongate/indexer";
 import { freePort, startProcess, stopProcess } from "./support/processes.js";
 
-installFastSha256(); // as `tongate` does at startup
+installSpeedShims(); // as `tongate` does at startup
 
 const TX = Number(process.env.BENCH_TX ?? 100_000);
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 400);

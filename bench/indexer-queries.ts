@@ -20,6 +20,9 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { freePort, startProcess, stopProcess } from "./support/processes.js";
+import { installSpeedShims } from "@tongate/ton";
+
+installSpeedShims(); // as `tongate` does at startup (importing the indexer installs nothing)
 
 const TX = Number(process.env.BENCH_TX ?? 1_000_000);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 10_000);

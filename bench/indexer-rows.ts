@@ -7,9 +7,9 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { Cell } from "@ton/core";
 import { blockRows, cellsFromBoc } from "@tongate/indexer";
-import { installFastSha256 } from "@tongate/ton";
+import { installSpeedShims } from "@tongate/ton";
 
-installFastSha256(); // as `tongate` does at startup
+installSpeedShims(); // as `tongate` does at startup
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const dir = new URL("../../shared/fixtures/blocks/", import.meta.url);

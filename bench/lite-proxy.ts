@@ -22,10 +22,10 @@ import autocannon from "autocannon";
 import { Address } from "@ton/core";
 import { LiteClient, LiteSingleEngine } from "ton-lite-client";
 import { verifyAccountState } from "@tongate/proof";
-import { installFastSha256 } from "@tongate/ton";
+import { installSpeedShims } from "@tongate/ton";
 import { freePort, startProcess, stopProcess } from "./support/processes.js";
 
-installFastSha256(); // as `tongate` does at startup
+installSpeedShims(); // as `tongate` does at startup
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);

@@ -11,9 +11,9 @@ import { fileURLToPath } from "node:url";
 import { AdnlClient } from "@tongate/adnl";
 import { buildShardState, localnetProofs, Localnet } from "@tongate/localnet";
 import { liteApi, type TlObject } from "@tongate/tl";
-import { installFastSha256 } from "@tongate/ton";
+import { installSpeedShims } from "@tongate/ton";
 
-installFastSha256();
+installSpeedShims();
 const BLOCKS = Number(process.env.RESTART_BLOCKS ?? 20_000);
 const BIN = fileURLToPath(new URL("../cli/bin/tongate.js", import.meta.url));
 const dir = fileURLToPath(new URL(`./.cache/localnet-restart-${BLOCKS}`, import.meta.url));

@@ -5,9 +5,9 @@
 // ≥ 0.9× that of blocks 1,000–2,000; prints both ratios (and exits 1 when either fails).
 import { cpus } from "node:os";
 import { buildShardState, localnetProofs, Localnet } from "@tongate/localnet";
-import { installFastSha256 } from "@tongate/ton";
+import { installSpeedShims } from "@tongate/ton";
 
-installFastSha256(); // as `tongate` does at startup
+installSpeedShims(); // as `tongate` does at startup
 
 const blocks = Number(process.env.SOAK_BLOCKS ?? 50_000);
 const every = Math.max(1000, Math.floor(blocks / 25));

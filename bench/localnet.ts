@@ -12,9 +12,9 @@ import { WalletContractV4 } from "@ton/ton";
 import { AdnlClient } from "@tongate/adnl";
 import { liteApi } from "@tongate/tl";
 import { buildShardState, createGenesis, localnetProofs, Localnet, shardAccountCell, TransactionExecutor } from "@tongate/localnet";
-import { installFastSha256 } from "@tongate/ton";
+import { installSpeedShims } from "@tongate/ton";
 
-installFastSha256(); // as `tongate` does at startup
+installSpeedShims(); // as `tongate` does at startup
 
 const transfers = Number(process.env.BENCH_TRANSFERS ?? 400);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);

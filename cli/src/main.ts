@@ -18,7 +18,7 @@ import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@ton
 import { readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { buildShardState, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
-import { installFastSha256 } from "@tongate/ton";
+import { installSpeedShims } from "@tongate/ton";
 import { findService, serviceModules, startModules, upstreamsOf } from "./services.js";
 import { rateLimitOptions } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
@@ -327,7 +327,8 @@ function help(): string {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  installFastSha256();
+  // the composition root installs the speed shims of @ton/core; no module does it when imported
+  installSpeedShims();
   const [name, ...rest] = argv;
   if (name === "keys") {
     process.exitCode = await keysCommand(rest);

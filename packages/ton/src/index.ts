@@ -5,4 +5,6 @@ export { crc16 } from "./crc16.js";
 export { describeInputError, TonFormatError } from "./format-error.js";
 export { crc32c, serializeBoc, type SerializeBocOptions } from "./boc.js";
 export { installFastSha256 } from "./fast-sha256.js";
+export { installFastBitReader, originalBitReads } from "./fast-bits.js";
+export { installSpeedShims } from "./speed-shims.js";
 export { detectWallet, walletByCodeHash, walletData, type WalletData, type WalletKind } from "./wallet.js";

@@ -1,10 +1,12 @@
 // A ParsePool worker: block BoCs in, rows out (./parse-pool.ts).
 import { parentPort } from "node:worker_threads";
-import { installFastSha256 } from "@tongate/ton";
+import { installSpeedShims } from "@tongate/ton";
 import { blockRowsAndTops } from "../rows/index.js";
 import type { ParseReply, ParseRequest } from "./parse-pool.js";
 
-installFastSha256(); // as the main thread of `tongate` does
+// This file is the entry point of a worker thread (its own module graph): it installs what the
+// composition root installs in the main thread.
+installSpeedShims();
 
 const port = parentPort!;
 port.on("message", (m: ParseRequest) => {

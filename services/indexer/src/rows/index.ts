@@ -6,7 +6,6 @@ import { accountStateRows, setTransactionStates } from "./account-state.js";
 import { blockRow, signedShard } from "./block.js";
 import { readBlock } from "./block-view.js";
 import { cellsFromBoc } from "./boc.js";
-import { installFastBitReader } from "./fast-bits.js";
 import { masterchainShards, type ShardTopRow } from "./shards.js";
 import { transactionRows } from "./transaction.js";
 import type { BlockRows, MessageContentRow } from "./types.js";
@@ -16,14 +15,10 @@ export { blockRow, prevBlocks, signedShard } from "./block.js";
 export { readBlock, type BlockView, type AccountBlockView } from "./block-view.js";
 export { transactionRows, describe, type TransactionContext } from "./transaction.js";
 export { cellsFromBoc } from "./boc.js";
-export { installFastBitReader } from "./fast-bits.js";
 export { masterchainShards, type ShardTopRow } from "./shards.js";
 export { TraceAssembler, type TraceBatch } from "./trace.js";
 export { accountRow, accountStateRows, type AccountStateBase } from "./account-state.js";
 export { messageRow, parseMessageCell, transactionMessageCells, normalizedExternalHash, bodyOpcode } from "./message.js";
-
-// same results as @ton/core's readers, byte-wise (./fast-bits.ts); for every reader in the process
-installFastBitReader();
 
 export interface BlockRowsContext {
   /** masterchain seqno that commits the block (a masterchain block's own seqno is used for it) */

@@ -1,6 +1,6 @@
 // @ton/core's BitReader reads every integer bit by bit into a BigInt (`_preloadUint`, `_preloadInt`,
 // and an unaligned `_preloadBuffer` byte by byte through it): the largest item of the block → rows
-// profile after the lazy BoC reader. These replacements read whole bytes; results and errors are
+// profile after the indexer's lazy BoC reader. These replacements read whole bytes; results and errors are
 // the same (test/fast-bits.test.ts compares them with the originals on every length and offset).
 import { BitReader } from "@ton/core";
 
@@ -73,10 +73,17 @@ function preloadBuffer(this: ReaderInternals, bytes: number, offset: number): Bu
 
 let installed = false;
 
+const proto = BitReader.prototype as unknown as Record<string, unknown>;
+/** @ton/core's own reads, as they were when this module was loaded (tests compare against them). */
+export const originalBitReads = { uint: proto._preloadUint, int: proto._preloadInt, buffer: proto._preloadBuffer } as {
+  uint: (bits: number, offset: number) => bigint;
+  int: (bits: number, offset: number) => bigint;
+  buffer: (bytes: number, offset: number) => Buffer;
+};
+
 /** Replaces BitReader's integer and buffer reads with byte-wise ones (process-wide, idempotent). */
 export function installFastBitReader(): void {
   if (installed) return;
-  const proto = BitReader.prototype as unknown as Record<string, unknown>;
   proto._preloadUint = preloadUint;
   proto._preloadInt = preloadInt;
   proto._preloadBuffer = preloadBuffer;

@@ -1,12 +1,13 @@
-// The byte-wise BitReader reads (rows/fast-bits.ts) against @ton/core's bit-by-bit originals.
+// The byte-wise BitReader reads (src/fast-bits.ts) against @ton/core's bit-by-bit originals.
 import { randomBytes } from "node:crypto";
 import { BitReader, BitString } from "@ton/core";
 import { describe, expect, it } from "vitest";
-import { installFastBitReader } from "../src/rows/fast-bits.js";
+import { installFastBitReader, originalBitReads } from "../src/fast-bits.js";
 
 type Reads = { _preloadUint(b: number, o: number): bigint; _preloadInt(b: number, o: number): bigint; _preloadBuffer(n: number, o: number): Buffer };
 const proto = BitReader.prototype as unknown as Reads;
-const original = { uint: proto._preloadUint, int: proto._preloadInt, buffer: proto._preloadBuffer };
+// tests/support/setup.ts may have installed the shims already: the originals are the ones saved at load
+const original = originalBitReads;
 installFastBitReader();
 
 function outcome(f: () => unknown): unknown {
