@@ -5,6 +5,7 @@ import {
   ConfigError,
   createLogger,
   healthOf,
+  logFormatOf,
   inProcessTransport,
   parseListen,
   parseOptions,
@@ -42,14 +43,17 @@ import {
 } from "@tongate/indexer";
 import { openBus, serveMetrics, type EventBus, type MetricsServer } from "@tongate/runtime";
 
-const common: OptionSpec[] = [{ name: "log-level", default: "info", description: "trace, debug, info, warn or error" }];
+const common: OptionSpec[] = [
+  { name: "log-level", default: "info", description: "trace, debug, info, warn or error" },
+  { name: "log-format", default: "auto", description: "auto (one readable line per event on a terminal, JSON lines otherwise), pretty or json" },
+];
 const gatewayOptions: OptionSpec[] = [
   { name: "port", default: "8081", description: "HTTP port of the gateway" },
   { name: "host", default: "0.0.0.0", description: "address the gateway listens on" },
   { name: "call-timeout-ms", default: "10000", description: "deadline of one service call" },
   { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
   { name: "cache-max-bytes", default: String(64 << 20), description: "memory budget of the answer cache (TTLs per method in the contract); 0 turns it off" },
-  { name: "ratelimit", default: "on", description: "on: API keys and request-rate limits by the ratelimit service (keyless: 1 rps per client address); off: no limits" },
+  { name: "ratelimit", description: "on: API keys and request-rate limits by the ratelimit service (keyless: 1 rps per client address); off: no limits (default on; `start` on a localnet: on, except keyless clients on loopback)" },
   { name: "trusted-proxy", repeated: true, description: "IP or CIDR of a proxy in front of the gateway whose X-Forwarded-For names the client (rate limits)" },
 ];
 
@@ -88,8 +92,19 @@ function libraryCells(files: string[]): Promise<ReturnType<typeof libraryFromBoc
   );
 }
 
-/** Starts a localnet from the options and prints what a user needs to reach it. */
-async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<{ stop: () => Promise<void>; globalConfig: object }> {
+interface StartedLocalnet {
+  stop: () => Promise<void>;
+  globalConfig: object;
+  control: string;
+  liteservers: string[];
+  wallets: { version: string; address: string }[];
+}
+
+/**
+ * Starts a localnet from the options and logs what a user needs to reach it (`quiet`: the wallets
+ * and the global config at debug, for `start`, whose banner shows them).
+ */
+async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = false): Promise<StartedLocalnet> {
   const net = await Localnet.start({
     seed: o.seed as string,
     wallets: Number(o.wallets),
@@ -107,12 +122,16 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<{
   const config = net.globalConfig();
   if (o["write-global-config"]) await writeFile(o["write-global-config"] as string, JSON.stringify(config, null, 2));
   log.info({ liteservers: net.liteservers.map((l) => ({ host: l.host, port: l.port, key: l.publicKey.toString("base64") })), control: `http://${(o.control as string)}` }, "localnet running");
-  log.info({ globalConfig: config }, "localnet global config");
+  const detail = (quiet ? log.debug : log.info).bind(log);
+  detail({ globalConfig: config }, "localnet global config");
   for (const w of net.genesis.wallets) {
-    log.info({ version: w.version, address: w.address.toString({ bounceable: false }), secretKey: w.keyPair.secretKey.toString("hex") }, "localnet wallet");
+    detail({ version: w.version, address: w.address.toString({ bounceable: false }), secretKey: w.keyPair.secretKey.toString("hex") }, "localnet wallet");
   }
   return {
     globalConfig: config,
+    control: `http://${o.control as string}`,
+    liteservers: net.liteservers.map((l) => `${l.host}:${l.port}`),
+    wallets: net.genesis.wallets.map((w) => ({ version: String(w.version), address: w.address.toString({ bounceable: false }) })),
     stop: async () => {
       await control.close();
       await net.close();
@@ -136,16 +155,20 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
     options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...indexOptions, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
+      let localnet: StartedLocalnet | undefined;
       if (!o["global-config"] && o.network === "localnet") {
-        const started = await startLocalnet(o, log.child({ service: "localnet" }));
-        stopLocalnet = started.stop;
-        o = { ...o, globalConfig: started.globalConfig };
+        localnet = await startLocalnet(o, log.child({ service: "localnet" }), true);
+        stopLocalnet = localnet.stop;
+        o = { ...o, globalConfig: localnet.globalConfig };
+        // a localnet is for one developer: keyless requests from this machine are not limited unless asked
+        if (o.ratelimit === undefined && o["keyless-loopback"] === undefined) o = { ...o, "keyless-loopback": "off" };
       }
       const hosted = await startModules(serviceModules, o, log);
       const upstreams = hosted.running.map((r) => ({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) }));
-      const stopGateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
+      const gateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
+      banner(o, log, gateway.url, localnet);
       return async () => {
-        await stopGateway();
+        await gateway.stop();
         await hosted.close();
         await stopLocalnet();
       };
@@ -209,9 +232,9 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       }
       const hosted = await startModules(serviceModules.filter((m) => !remote.has(m.name)), o, log, remote);
       for (const r of hosted.running) upstreams.push({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) });
-      const stopGateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
+      const gateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
       return async () => {
-        await stopGateway();
+        await gateway.stop();
         await hosted.close();
       };
     },
@@ -275,7 +298,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
       parse,
       prefetch,
       onStored,
-      log: (line, p) => log.info(p, line),
+      log: (line, p, level) => log[level](p, line),
       onError: (err) => (metrics.failed(err), log.warn({ err }, "indexing failed; retrying")),
     });
     return async () => {
@@ -289,7 +312,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
   }
 }
 
-async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], health: GatewayOptions["health"]): Promise<() => Promise<void>> {
+async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], health: GatewayOptions["health"]): Promise<{ url: string; stop: () => Promise<void> }> {
   const gateway = new Gateway({
     upstreams,
     health,
@@ -303,13 +326,52 @@ async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: 
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port ${o.port} is not a port number`);
   const server = await listenGateway(gateway, { host: o.host as string, port });
   log.info({ url: `http://${server.address.host}:${server.address.port}`, routes: gateway.routes.byPath.size }, "gateway listening");
-  return () => server.close();
+  // a wildcard address is reached on loopback from this machine
+  const host = ["0.0.0.0", "::", ""].includes(server.address.host) ? "127.0.0.1" : server.address.host.includes(":") ? `[${server.address.host}]` : server.address.host;
+  return { url: `http://${host}:${server.address.port}`, stop: () => server.close() };
+}
+
+/** The end of `tongate start`: where everything is, as a short block on a terminal, else one JSON event. */
+function banner(o: Record<string, unknown>, log: Logger, url: string, localnet: StartedLocalnet | undefined): void {
+  const globalConfig = o["global-config"] ?? o["write-global-config"];
+  const rateLimit =
+    o.ratelimit === "off" ? "off" : o["keyless-loopback"] === "off" ? "on, except keyless requests from loopback (--ratelimit on limits them too)" : "on (keyless: the ratelimit service's keyless rate per client address)";
+  const fields = {
+    gateway: url,
+    docs: { v2: `${url}/api/v2/`, v3: `${url}/api/v3/` },
+    network: localnet ? "localnet" : (o.network as string | undefined) ?? "custom",
+    globalConfig: typeof globalConfig === "string" ? globalConfig : undefined,
+    control: localnet?.control,
+    liteservers: localnet?.liteservers,
+    wallets: localnet?.wallets,
+    data: localnet ? ((o["data-dir"] as string | undefined) ?? "temporary") : undefined,
+    rateLimit,
+  };
+  if (o["log-format"] !== "pretty") {
+    log.info(fields, "tongate ready");
+    return;
+  }
+  const rows: [string, string][] = [
+    ["gateway", url],
+    ["API v2 docs", `${fields.docs.v2}   (Swagger UI)`],
+    ["API v3 docs", `${fields.docs.v3}   (Swagger UI)`],
+  ];
+  if (fields.globalConfig) rows.push(["global config", fields.globalConfig]);
+  if (localnet) {
+    rows.push(["control API", `${localnet.control}   (faucet, seal; GET /localnet/wallets gives the wallets' keys)`]);
+    rows.push(["liteservers", localnet.liteservers.join(", ")]);
+    localnet.wallets.forEach((w, i) => rows.push([i === 0 ? "wallets" : "", `${w.version.padEnd(5)} ${w.address}`]));
+    rows.push(["data", fields.data === "temporary" ? "temporary (removed at exit; --data-dir DIR keeps the chain)" : `${fields.data} (--data-dir)`]);
+  }
+  rows.push(["rate limit", rateLimit]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  process.stdout.write(`\ntongate is ready (${fields.network})\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n")}\n\n`);
 }
 
 /** The gateway's rate limiting: on unless --ratelimit off; the network is the one keys may be limited to. */
 function rateLimitOf(o: Record<string, unknown>): GatewayOptions["rateLimit"] {
   if (o.ratelimit === "off") return undefined;
-  if (o.ratelimit !== "on") throw new ConfigError(`--ratelimit ${String(o.ratelimit)}: expected on or off`);
+  if (o.ratelimit !== undefined && o.ratelimit !== "on") throw new ConfigError(`--ratelimit ${String(o.ratelimit)}: expected on or off`);
   return { network: (o.network as string | undefined) ?? "", trustedProxies: (o["trusted-proxy"] as string[] | undefined) ?? [] };
 }
 
@@ -343,7 +405,14 @@ export async function main(argv: string[]): Promise<void> {
   let log: Logger | undefined;
   try {
     const o = parseOptions(rest, command.options);
-    log = createLogger({ level: o["log-level"] as string });
+    let format;
+    try {
+      format = logFormatOf(o["log-format"] as string | undefined);
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+    o["log-format"] = format;
+    log = createLogger({ level: o["log-level"] as string, format });
     const stop = await command.run(o, log);
     let stopping = false;
     const shutdown = (signal: string) => {

@@ -23,6 +23,7 @@ export const rateLimitOptions: OptionSpec[] = [
   { name: "admin-token", description: "ratelimit: token of the admin RPCs (/api/admin/v1/keys/*); default: DIR/admin-token, or one generated per process and logged" },
   { name: "ratelimit-config", description: 'ratelimit: JSON file {"keylessRps": 1, "plans": {"free": 10, "plus": 25, "advanced": 100}}' },
   { name: "keyless-rps", description: "ratelimit: requests per second per client address without a key (default 1; overrides the config file)" },
+  { name: "keyless-loopback", description: "ratelimit: on: keyless clients on loopback are limited as any other; off: they are not (default on; `tongate start` on a localnet: off unless --ratelimit on)" },
   { name: "nats-url", description: "ratelimit: keep the buckets in NATS JetStream KV at this URL, shared by several ratelimit processes (default: memory)" },
   { name: "nats-kv-bucket", default: "tongate_ratelimit", description: "ratelimit: the JetStream KV bucket (in the server's memory) that --nats-url keeps the buckets in" },
 ];
@@ -44,7 +45,7 @@ export const rateLimitService = defineService({
     const o = ctx.options;
     const now = typeof o.clock === "function" ? (o.clock as () => number) : Date.now;
     const dataDir = option(o, "data-dir");
-    const limits = limitsFromOptions({ config: option(o, "ratelimit-config"), keylessRps: option(o, "keyless-rps") });
+    const limits = limitsFromOptions({ config: option(o, "ratelimit-config"), keylessRps: option(o, "keyless-rps"), keylessLoopback: option(o, "keyless-loopback") });
     const keys = new KeyStore({
       dir: dataDir,
       now,
@@ -60,7 +61,7 @@ export const rateLimitService = defineService({
     }
     const limiter = new Limiter(keys, buckets, limits, now);
     const adminToken = resolveAdminToken({ token: option(o, "admin-token"), dataDir }, ctx.log);
-    ctx.log.debug({ keylessRps: limits.keylessRps, plans: limits.plans, keys: keys.file ?? "memory", buckets: natsUrl ?? "memory" }, "ratelimit ready");
+    ctx.log.debug({ keylessRps: limits.keylessRps, keylessLoopback: limits.keylessLoopback ?? true, plans: limits.plans, keys: keys.file ?? "memory", buckets: natsUrl ?? "memory" }, "ratelimit ready");
     return {
       impl: {
         async check(req) {

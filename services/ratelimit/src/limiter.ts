@@ -8,7 +8,7 @@ import { type Client, type Decision, Decision_Outcome, DecisionSchema } from "@t
 import type { BucketStore } from "./bucket-store.js";
 import type { KeyRecord, KeyStore } from "./key-store.js";
 import { CUSTOM_PLAN, type Limits } from "./plans.js";
-import { normalizeAddress } from "./policy.js";
+import { isLoopback, normalizeAddress } from "./policy.js";
 import { takeExactly, takeUpTo, type Rate, type Take } from "./token-bucket.js";
 
 /** How long leased tokens may be used; what is not used by then lapses (it is never given back). */
@@ -23,6 +23,9 @@ export interface LeaseResult {
 }
 
 type Subject = { ok: true; bucket: string; rate: Rate } | { ok: false; decision: Decision };
+
+/** A keyless loopback client when Limits.keylessLoopback is false: admitted, counted nowhere, no limit headers. */
+const UNLIMITED = create(DecisionSchema, { outcome: Decision_Outcome.ALLOWED, bucket: "unlimited" });
 
 export class Limiter {
   constructor(
@@ -43,6 +46,10 @@ export class Limiter {
   }
 
   /** Who the client is and which bucket it counts in, or the refusal (unknown key, forbidden). */
+  private unlimited(client: Client | undefined): boolean {
+    return this.limits.keylessLoopback === false && !!client && !client.apiKey && isLoopback(client.address);
+  }
+
   private subject(client: Client | undefined): Subject {
     const c = client ?? { apiKey: "", address: "", origin: "", network: "" };
     if (!c.apiKey) {
@@ -77,6 +84,7 @@ export class Limiter {
 
   /** One request of `cost` tokens (0 counts as 1): taken at once, or refused taking nothing. */
   async check(client: Client | undefined, cost: number): Promise<Decision> {
+    if (this.unlimited(client)) return UNLIMITED;
     const s = this.subject(client);
     if (!s.ok) return s.decision;
     const n = Math.max(1, cost);
@@ -90,6 +98,7 @@ export class Limiter {
    * a part; valid for LEASE_VALID_MS.
    */
   async lease(client: Client | undefined, want: number): Promise<LeaseResult> {
+    if (this.unlimited(client)) return { decision: UNLIMITED, granted: Math.max(1, want), validMs: LEASE_VALID_MS };
     const s = this.subject(client);
     if (!s.ok) return { decision: s.decision, granted: 0, validMs: 0 };
     const max = Math.min(Math.max(1, want), Math.max(1, Math.ceil(s.rate.rps / 10)));

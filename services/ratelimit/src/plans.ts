@@ -14,6 +14,8 @@ export const DEFAULT_KEYLESS_RPS = 1;
 export interface Limits {
   /** Requests per second of a client without a key, per client address. */
   keylessRps: number;
+  /** false: keyless clients on loopback (127.0.0.0/8, ::1) are not limited (a localnet's default under `tongate start`). */
+  keylessLoopback?: boolean;
   /** Plan name → requests per second. */
   plans: Record<string, number>;
 }
@@ -51,7 +53,7 @@ export function defaultLimits(): Limits {
 }
 
 /** The limits from the service's options: defaults, then --ratelimit-config FILE, then --keyless-rps. */
-export function limitsFromOptions(options: { config?: string | undefined; keylessRps?: string | number | undefined }): Limits {
+export function limitsFromOptions(options: { config?: string | undefined; keylessRps?: string | number | undefined; keylessLoopback?: string | undefined }): Limits {
   let limits = defaultLimits();
   if (options.config) {
     let raw: unknown;
@@ -63,5 +65,9 @@ export function limitsFromOptions(options: { config?: string | undefined; keyles
     limits = parseLimits(`--ratelimit-config ${options.config}`, raw, limits);
   }
   if (options.keylessRps !== undefined && options.keylessRps !== "") limits.keylessRps = rate("--keyless-rps", options.keylessRps);
+  if (options.keylessLoopback !== undefined) {
+    if (options.keylessLoopback !== "on" && options.keylessLoopback !== "off") throw new ConfigError(`--keyless-loopback ${options.keylessLoopback}: expected on or off`);
+    limits.keylessLoopback = options.keylessLoopback === "on";
+  }
   return limits;
 }

@@ -24,6 +24,12 @@ export function normalizeAddress(address: string): string {
   return isIP(a) === 6 ? a.toLowerCase() : a;
 }
 
+/** 127.0.0.0/8 and ::1 (also as an IPv4-mapped IPv6 address). */
+export function isLoopback(address: string): boolean {
+  const a = normalizeAddress(address);
+  return a === "::1" || (isIP(a) === 4 && a.startsWith("127."));
+}
+
 /** An address or CIDR as written in a key's `ips`, checked and in a canonical spelling; throws a message for a person. */
 export function parseAddressRule(rule: string): { address: string; prefix: number; family: "ipv4" | "ipv6"; text: string } {
   const [addr = "", bits, extra] = rule.trim().split("/");

@@ -98,7 +98,7 @@ export const indexService = defineService({
             headSeqno = b.headSeqno;
             await publisher?.onStored(b);
           },
-          log: (line, p) => ctx.log.info(p, line),
+          log: (line, p, level) => ctx.log[level](p, line),
           onError: (err) => ctx.log.warn({ err }, "indexing failed; retrying"),
         });
       })();

@@ -21,9 +21,20 @@ export interface FollowOptions extends Omit<IndexRangeOptions, "to" | "onProgres
   retryMs?: number;
   onProgress?: (p: FollowProgress) => void;
   onError?: (e: unknown) => void;
-  /** progress log (default: none); called at most every `logEveryMs` (default 5 s) and on catching up */
-  log?: (line: string, p: FollowProgress) => void;
+  /**
+   * Progress log (default: none): every stored masterchain block at debug; at info, a summary of the
+   * blocks since the last one at most every `logEveryMs` (default 30 s), and the first catch-up.
+   */
+  log?: (line: string, p: FollowProgress | FollowSummary, level: "debug" | "info") => void;
   logEveryMs?: number;
+}
+
+/** What the info summary of followChain's log counts since the previous one. */
+export interface FollowSummary extends Pick<FollowProgress, "mcSeqno" | "headSeqno" | "lagBlocks"> {
+  mcBlocks: number;
+  periodBlocks: number;
+  periodTransactions: number;
+  periodSeconds: number;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -53,6 +64,9 @@ function untilAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefine
   });
 }
 
+export const formatSummary = (s: FollowSummary): string =>
+  `indexed ${s.mcBlocks} masterchain blocks (${s.periodBlocks} blocks, ${s.periodTransactions} tx)${s.periodSeconds ? ` in ${s.periodSeconds} s` : ""}; at mc ${s.mcSeqno}/${s.headSeqno}, lag ${s.lagBlocks} blocks`;
+
 export const formatProgress = (p: FollowProgress): string =>
   `mc ${p.mcSeqno}/${p.headSeqno} (lag ${p.lagBlocks} blocks, ${p.lagSeconds.toFixed(0)} s) ${p.blocksPerSec.toFixed(1)} blocks/s ${p.txPerSec.toFixed(1)} tx/s`;
 
@@ -70,6 +84,8 @@ export async function followChain(lite: LiteClient, store: Store, options: Follo
   let stored = false;
   let head = 0;
   let lastLog = 0;
+  let caughtUp = false;
+  const period = { mcBlocks: 0, blocks: 0, transactions: 0 };
   while (!signal.aborted) {
     try {
       const headId = await untilAbort(masterchainHead(lite, { timeoutMs: options.timeoutMs }), signal);
@@ -88,10 +104,19 @@ export async function followChain(lite: LiteClient, store: Store, options: Follo
           stored = true;
           const f: FollowProgress = { ...p, headSeqno: head, lagBlocks: head - p.mcSeqno };
           options.onProgress?.(f);
+          if (!options.log) return;
+          options.log(formatProgress(f), f, "debug");
+          period.mcBlocks++;
+          period.blocks += p.blocks;
+          period.transactions += p.transactions;
           const now = Date.now();
-          if (options.log && (now - lastLog >= (options.logEveryMs ?? 5000) || f.lagBlocks === 0)) {
+          const first = f.lagBlocks === 0 && !caughtUp;
+          if (first || now - lastLog >= (options.logEveryMs ?? 30_000)) {
+            if (first) caughtUp = true;
+            const s: FollowSummary = { mcSeqno: f.mcSeqno, headSeqno: f.headSeqno, lagBlocks: f.lagBlocks, mcBlocks: period.mcBlocks, periodBlocks: period.blocks, periodTransactions: period.transactions, periodSeconds: lastLog ? Math.round((now - lastLog) / 1000) : 0 };
             lastLog = now;
-            options.log(formatProgress(f), f);
+            period.mcBlocks = period.blocks = period.transactions = 0;
+            options.log(first ? `caught up with the head: ${formatProgress(f)}` : formatSummary(s), s, "info");
           }
         },
       });

@@ -3,4 +3,4 @@ export { type BlockIdExt, type LiteClient, type LiteQueryOptions, MASTERCHAIN_SH
 export { type FetchOptions, type McBatch, fetchMcBatch, masterchainTops, startMcBatch } from "./batch.js";
 export { type BlockParser, type ParseContext, type ParsedBlock, ParsePool, parseInline } from "./parse-pool.js";
 export { FOLLOWER_CHECKPOINT, type IndexProgress, type IndexRangeOptions, type IndexRangeResult, type StoredMcBlock, indexRange } from "./index-range.js";
-export { type FollowOptions, type FollowProgress, followChain, formatProgress } from "./follow.js";
+export { type FollowOptions, type FollowProgress, type FollowSummary, followChain, formatProgress, formatSummary } from "./follow.js";
