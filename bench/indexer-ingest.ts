@@ -18,6 +18,7 @@ import { LiteserverPool } from "@tongate/lite-proxy";
 import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, migrate, openStore, parseInline, startMcBatch } from "@tongate/indexer";
 import { installFastSha256 } from "@tongate/ton";
 import type { ShardTopRow } from "../services/indexer/src/rows/index.js";
+import { firstLiteserver, monitorProbes } from "./support/probe-latency.js";
 import { freePort, startProcess, stopProcess } from "./support/processes.js";
 
 installFastSha256(); // as `tongate` does at startup
@@ -100,7 +101,7 @@ const chain: ChainInfo = existsSync(doneFile) ? (JSON.parse(readFileSync(doneFil
 console.log(`chain ${chainDir}: ${chain.transactions} transactions in ${chain.mcSeqno} masterchain and ${chain.shardBlocks} shard blocks`);
 if (process.env.BENCH_GENERATE_ONLY) process.exit(0);
 
-// The chain served by a liteserver in its own process (it replays the journal first).
+// The chain served by a liteserver in its own process (it opens the store: no replay).
 const port = await freePort();
 const controlPort = await freePort();
 const tmp = mkdtempSync(join(os.tmpdir(), "tongate-ingest-"));
@@ -112,7 +113,7 @@ const server = process.env.BENCH_GLOBAL_CONFIG
   : await startProcess(
       process.execPath,
       [
-        "--max-old-space-size=12288", // localnet keeps the whole chain in memory (≥ 4 GB at 70,000 transactions)
+        ...(process.env.BENCH_SERVER_NODE_OPTIONS ?? "").split(" ").filter(Boolean), // e.g. --cpu-prof
         join(root, "packages/cli/bin/tongate.js"),
         "localnet",
         ...["--seed", SEED, "--wallets", String(WALLETS), "--block-interval", "0", "--data-dir", chainDir],
@@ -122,10 +123,13 @@ const server = process.env.BENCH_GLOBAL_CONFIG
       {},
       3_600_000,
     );
-const replaySeconds = (performance.now() - t0) / 1000;
-if (server) console.log(`liteserver up (journal replayed) in ${replaySeconds.toFixed(1)} s`);
+const startSeconds = (performance.now() - t0) / 1000;
+if (server) console.log(`liteserver up (store opened) in ${startSeconds.toFixed(1)} s`);
 
-const lite = LiteserverPool.fromGlobalConfig(JSON.parse(readFileSync(process.env.BENCH_GLOBAL_CONFIG ?? configPath, "utf8")) as Parameters<typeof LiteserverPool.fromGlobalConfig>[0]);
+const globalConfig = JSON.parse(readFileSync(process.env.BENCH_GLOBAL_CONFIG ?? configPath, "utf8")) as Parameters<typeof LiteserverPool.fromGlobalConfig>[0] & Parameters<typeof firstLiteserver>[0];
+const lite = LiteserverPool.fromGlobalConfig(globalConfig);
+// What the pool's health probe sees while the bench loads the liteserver.
+const probes = await monitorProbes(firstLiteserver(globalConfig));
 await lite.ready(10_000);
 const head = (await masterchainHead(lite)).seqno;
 const parsePool = ParsePool.create(PARSE_WORKERS);
@@ -200,6 +204,7 @@ const stored = await (await store.client.query({ query: "SELECT count() AS n FRO
 if (Number(stored[0]!.n) !== chain.transactions || r.transactions !== chain.transactions) {
   throw new Error(`stored ${stored[0]!.n} transactions, the chain has ${chain.transactions}`);
 }
+const probeStats = await probes.stop();
 await store.close();
 await parsePool.close();
 await lite.close();
@@ -215,7 +220,8 @@ const rows = [
 ];
 console.log();
 console.log(`indexer ingest — ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-console.log(`chain: ${chain.transactions.toLocaleString("en-US")} transactions, ${head} masterchain + ${blocks - head} shard blocks (${WALLETS} wallets); liteserver replay ${server ? `${replaySeconds.toFixed(0)} s` : "(given)"}, fetch into memory ${fetchSeconds.toFixed(1)} s`);
+console.log(`chain: ${chain.transactions.toLocaleString("en-US")} transactions, ${head} masterchain + ${blocks - head} shard blocks (${WALLETS} wallets); liteserver start ${server ? `${startSeconds.toFixed(1)} s` : "(given)"}, fetch into memory ${fetchSeconds.toFixed(1)} s`);
+console.log(`getMasterchainInfo probes during fetch and ingest (every 0.5 s): ${probeStats.probes}, p50 ${probeStats.p50Ms} ms, p99 ${probeStats.p99Ms} ms, max ${probeStats.maxMs} ms, over 2 s ${probeStats.over2s}`);
 console.log(`ingest: chDB inserts + checkpoints ${insertSeconds.toFixed(1)} s of ${ingestSeconds.toFixed(1)} s (${((insertSeconds / head) * 1000).toFixed(0)} ms per masterchain batch); main-thread CPU incl. chDB ${ingestCpu.toFixed(1)} s`);
 console.log();
 console.log("| run | tx/s | blocks/s | seconds | ingest / parse-only |");
