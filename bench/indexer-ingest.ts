@@ -55,7 +55,10 @@ function nodeSigner(secretKey: Buffer): (message: Cell) => Promise<Buffer> {
 async function generateChain(): Promise<ChainInfo> {
   rmSync(chainDir, { recursive: true, force: true }); // an interrupted generation leaves a partial store
   const t0 = performance.now();
-  const net = await Localnet.start({ seed: SEED, wallets: WALLETS, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: chainDir, blockIntervalMs: 0 });
+  // The smallest window of blocks held in memory: with 800 transactions a block, the default window
+  // (256 blocks, each with its cells, state and transactions) grows the heap by tens of MB a block and
+  // each seal's garbage collection with it. Nothing reads old blocks while the chain is generated.
+  const net = await Localnet.start({ seed: SEED, wallets: WALLETS, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: chainDir, blockIntervalMs: 0, stateWindow: 16 });
   const v4 = net.genesis.wallets.filter((w) => w.version === "v4r2");
   const contracts = v4.map((w) => WalletContractV4.create({ workchain: 0, publicKey: w.keyPair.publicKey }));
   const signers = v4.map((w) => nodeSigner(w.keyPair.secretKey));
