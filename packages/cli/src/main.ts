@@ -61,7 +61,7 @@ const localnetOptions = (listen: "listen" | "liteserver"): OptionSpec[] => [
   { name: "wallets", default: "4", description: "localnet: funded genesis wallets of each kind (v4r2, v5r1)" },
   { name: "control", default: "127.0.0.1:30380", description: "localnet: HOST:PORT of the control API (faucet, seal, wallets, global config)" },
   { name: "write-global-config", description: "localnet: write the TON global config pointing at it to this file" },
-  { name: "data-dir", description: "localnet: keep the chain in this directory and continue it on restart (default: memory only)" },
+  { name: "data-dir", description: "localnet: keep the chain in this directory and continue it on restart (default: a temporary directory, removed at exit)" },
   { name: "library", repeated: true, description: "localnet: BoC FILE of a cell to publish as a public library at start (repeat for several; kept in --data-dir)" },
 ];
 

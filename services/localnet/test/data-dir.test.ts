@@ -44,3 +44,30 @@ describe("--data-dir", () => {
     await second.close();
   });
 });
+
+describe("the state window", () => {
+  const startWith = (o: { archival: boolean; dir: string }) =>
+    Localnet.start({ seed: "window", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: o.dir, checkWorkers: 0, stateWindow: 16, archival: o.archival });
+
+  it("answers for a state older than the window as a non-archival node, and an archival one reads it back", async () => {
+    const wdir = mkdtempSync(join(tmpdir(), "localnet-window-"));
+    try {
+      const net = await startWith({ archival: false, dir: wdir });
+      for (let i = 0; i < 40; i++) await net.chain.seal();
+      const old = net.chain.mcBlock(3)!;
+      expect(() => old.stateRoot).toThrow("state already gc'd");
+      // recent ones are there, and blocks themselves are kept
+      expect(net.chain.mcBlock(30)!.stateRoot.hash()).toEqual(net.chain.mcBlock(30)!.meta.stateHash);
+      expect(old.root.hash()).toEqual(old.id.rootHash);
+      await net.close();
+
+      const archival = await startWith({ archival: true, dir: wdir });
+      const again = archival.chain.mcBlock(3)!;
+      expect(again.stateRoot.hash()).toEqual(again.meta.stateHash);
+      expect(archival.chain.lastMasterchain!.id.seqno).toBe(41);
+      await archival.close();
+    } finally {
+      rmSync(wdir, { recursive: true, force: true });
+    }
+  });
+});

@@ -86,7 +86,7 @@ const BLOCK_ENTRY = 16; // u48 offset, u32 length, 6 bytes spare
 const TX_ENTRY = 66; // u64 lt, u48 offset, u32 length, u32 mc seqno, u64 shard, u32 seqno, hash
 const CHUNK = 64 * 1024;
 /** Recently written cells by hash: a cell equal to one of them (a contract's code, re-parsed from each new account state) is not written again. */
-const RECENT_CELLS = 65_536;
+const RECENT_CELLS = 8192;
 const MAX_CELL_RECORD = 1 + 2 + 2 + 32 + 128 + 4 * 6;
 
 // JSON of a block's facts: buffers hex, bigints decimal.

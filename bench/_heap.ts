@@ -1,0 +1,12 @@
+import { writeHeapSnapshot } from "node:v8";
+import { buildShardState, localnetProofs, Localnet } from "@tongate/localnet";
+import { installFastSha256 } from "@tongate/ton";
+installFastSha256();
+const net = await Localnet.start({ seed: "soak", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+for (let i = 1; i <= 1000; i++) await net.chain.seal();
+globalThis.gc?.(); globalThis.gc?.();
+console.log(process.memoryUsage().heapUsed / 2**20, writeHeapSnapshot("/tmp/h1.heapsnapshot"));
+for (let i = 1; i <= 1500; i++) await net.chain.seal();
+globalThis.gc?.(); globalThis.gc?.();
+console.log(process.memoryUsage().heapUsed / 2**20, writeHeapSnapshot("/tmp/h2.heapsnapshot"));
+await net.close();

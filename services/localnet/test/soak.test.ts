@@ -1,0 +1,54 @@
+// The short form of bench:localnet-soak: a chain's memory and the cost of a seal do not grow with its
+// age. 3,000 empty blocks sealed back to back; the live heap after a full GC and the CPU time per
+// seal are compared between blocks 500–1,000 and the last 500 (CPU time, not wall time: the suite
+// runs other files on the same cores).
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildShardState } from "../src/chain/state.js";
+import { Localnet } from "../src/localnet.js";
+import { localnetProofs } from "../src/proofs.js";
+
+setFlagsFromString("--expose_gc");
+const gc = runInNewContext("gc") as () => void;
+
+let net: Localnet | undefined;
+afterAll(() => net?.close());
+
+const liveHeap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+describe("a long-running localnet", () => {
+  it("keeps its live heap and its cost per seal flat over 3,000 blocks", { timeout: 240_000 }, async () => {
+    net = await Localnet.start({ seed: "soak", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+    const BLOCKS = 3000;
+    let heapAt1000 = 0;
+    let cpu500 = 0;
+    let cpuEarly = 0;
+    let cpuLateStart = 0;
+    for (let i = 1; i <= BLOCKS; i++) {
+      await net.chain.seal();
+      if (i === 500) cpu500 = cpuMs();
+      if (i === 1000) {
+        cpuEarly = (cpuMs() - cpu500) / 500;
+        heapAt1000 = liveHeap();
+      }
+      if (i === BLOCKS - 500) cpuLateStart = cpuMs();
+    }
+    const cpuLate = (cpuMs() - cpuLateStart) / 500;
+    const heapEnd = liveHeap();
+    const report = `live heap ${(heapAt1000 / 2 ** 20).toFixed(1)} → ${(heapEnd / 2 ** 20).toFixed(1)} MB, CPU per seal ${cpuEarly.toFixed(2)} → ${cpuLate.toFixed(2)} ms`;
+    console.log(report);
+    expect(heapEnd, report).toBeLessThanOrEqual(heapAt1000 * 1.2);
+    expect(cpuLate, report).toBeLessThanOrEqual(cpuEarly / 0.9);
+    // the window: only recent states in memory; an old one answers as a non-archival node does
+    expect(() => net!.chain.mcBlock(10)!.stateRoot).toThrow("state already gc'd");
+  });
+});
