@@ -5,7 +5,9 @@
 //  2. The chain served by `tongate localnet --data-dir` in a child process (it opens the store).
 //  3. Parse-only: every block fetched into memory first, then parsed by the same worker pool.
 //  4. Ingest: indexRange from the liteserver into a fresh chDB directory.
+//  Throughout 3 and 4, getMasterchainInfo every 0.5 s on a connection of its own: what the pool's health probe sees.
 //   npm run bench:indexer-ingest   (BENCH_TX=100000, BENCH_WALLETS=400, BENCH_PARSE_WORKERS=cores, BENCH_PREFETCH=16)
+//   BENCH_SERVER_NODE_OPTIONS: node flags of the serving localnet (e.g. --cpu-prof)
 import { createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
