@@ -75,7 +75,8 @@ export class LocalnetSender {
     const body = this.wallet instanceof WalletContractV4 ? this.wallet.createTransfer(transfer) : this.wallet.createTransfer(transfer);
     await this.net.chain.sendExternal(beginCell().store(storeMessage(external({ to: this.address, body }))).endCell().toBoc());
     await this.net.chain.seal();
-    const records = [...this.net.chain.lastShard!.transactions, ...this.net.chain.lastMasterchain!.transactions];
+    // every shard's block of this seal (workchain 0 may be split), then the masterchain block
+    const records = [...this.net.chain.shardTips.flatMap((t) => t.rec?.transactions ?? []), ...this.net.chain.lastMasterchain!.transactions];
     const txs = records.map((r) => loadTransaction(r.cell.beginParse()));
     const failed = txs.map(failure).filter((f) => f !== undefined);
     if (failed.length > 0) throw new Error(`transactions failed: ${failed.join("; ")}`);

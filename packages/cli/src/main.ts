@@ -17,7 +17,7 @@ import {
 import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
 import { readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { buildShardState, libraryFromBoc, Localnet, localnetProofs, startControlApi } from "@tongate/localnet";
+import { buildShardState, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
 import { installFastSha256 } from "@tongate/ton";
 import { findService, serviceModules, startModules, upstreamsOf } from "./services.js";
 import { rateLimitOptions } from "@tongate/ratelimit";
@@ -63,7 +63,17 @@ const localnetOptions = (listen: "listen" | "liteserver"): OptionSpec[] => [
   { name: "write-global-config", description: "localnet: write the TON global config pointing at it to this file" },
   { name: "data-dir", description: "localnet: keep the chain in this directory and continue it on restart (default: a temporary directory, removed at exit)" },
   { name: "library", repeated: true, description: "localnet: BoC FILE of a cell to publish as a public library at start (repeat for several; kept in --data-dir)" },
+  { name: "shards", default: "1", description: "localnet: split workchain 0 into this many shards in the first blocks (1, 2, 4, 8 or 16); the control API splits and merges them later" },
+  { name: "state-window", default: String(DEFAULT_STATE_WINDOW), description: "localnet: masterchain blocks whose states (and their shard blocks' states) stay in memory" },
+  { name: "archival", boolean: true, description: "localnet: serve states older than --state-window from disk, as an archival node (else \"state already gc'd\")" },
 ];
+
+/** A whole number option within bounds, or a ConfigError naming the flag. */
+function intOption(o: Record<string, unknown>, name: string, ok: (n: number) => boolean, expected: string): number {
+  const n = Number(o[name]);
+  if (!Number.isInteger(n) || !ok(n)) throw new ConfigError(`--${name} ${String(o[name])}: expected ${expected}`);
+  return n;
+}
 
 /** The cells of --library files (one-root BoCs). */
 function libraryCells(files: string[]): Promise<ReturnType<typeof libraryFromBoc>[]> {
@@ -89,6 +99,9 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger): Promise<{
     proofs: localnetProofs,
     dataDir: o["data-dir"] as string | undefined,
     libraries: await libraryCells((o.library as string[] | undefined) ?? []),
+    shards: intOption(o, "shards", (n) => SHARD_COUNTS.some((c) => c === n), SHARD_COUNTS.join(", ")),
+    stateWindow: intOption(o, "state-window", (n) => n >= 16, "a number of masterchain blocks, at least 16"),
+    archival: o.archival === true,
   });
   const control = await startControlApi(net, parseListen(o.control as string));
   const config = net.globalConfig();

@@ -51,5 +51,12 @@ export {
   verifyBlockLinkForward,
   verifyPartialBlockProof,
 } from "./blockproof.js";
+export {
+  type LiteServerShardBlockLink,
+  type LiteServerShardBlockProof,
+  type VerifiedShardBlockProof,
+  verifyShardBlockLinks,
+  verifyShardBlockProof,
+} from "./shardblockproof.js";
 export { masterchainValidatorSubset, shuffleMcValidators } from "./validators.js";
 export { type DictItem, type DictLookup, dictItems, dictLookup } from "./dict.js";

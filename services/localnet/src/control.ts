@@ -5,6 +5,9 @@
 //   POST /localnet/seal            seal a block now → the new masterchain block id
 //   POST /localnet/time            {"advance": seconds} → move localnet's clock forward
 //   POST /localnet/libraries       {"boc": "base64 or hex"} → publish a public library
+//   GET  /localnet/shards          workchain 0's shards and their newest blocks
+//   POST /localnet/split           {"shard"?: "hex shard id"} → the shards that will split
+//   POST /localnet/merge           {"shard"?: "hex parent shard id"} → the parents whose children will merge
 // Keys and hashes are hex strings (block hashes base64, as the liteserver JSON of TON tools has them);
 // README.md documents each route with an example.
 import http from "node:http";
@@ -39,6 +42,44 @@ function parseLibrary(v: unknown): Cell | string {
     return libraryFromBoc(bytes);
   } catch (e) {
     return (e as Error).message;
+  }
+}
+
+/** A shard id given as hex (16 digits, as TON tools print it; "0x" allowed), or what is wrong with it. */
+function parseShard(v: unknown): bigint | string {
+  if (typeof v !== "string" || !/^(0x)?[0-9a-fA-F]{1,16}$/.test(v)) return 'expected a shard id in hex, e.g. "6000000000000000"';
+  const shard = BigInt(v.startsWith("0x") ? v : `0x${v}`);
+  return shard === 0n ? "0 is not a shard id" : shard;
+}
+
+const hex16 = (shard: bigint) => shard.toString(16).padStart(16, "0");
+
+/** The newest block of each shard of workchain 0, and what it announces. */
+function shardList(net: Localnet): object[] {
+  return net.chain.shardTips.map(({ shard, rec }) => ({
+    shard: hex16(shard),
+    seqno: rec?.id.seqno ?? 0,
+    root_hash: rec?.id.rootHash.toString("base64") ?? null,
+    file_hash: rec?.id.fileHash.toString("base64") ?? null,
+    mc_seqno: rec?.mcSeqno ?? 0,
+    before_split: rec?.meta.beforeSplit ?? false,
+    want_merge: rec?.block.info.wantMerge ?? false,
+  }));
+}
+
+/** Runs a split or merge request: the shards it names, or 422 naming the field with the chain's reason. */
+function shardRequest(body: Record<string, unknown>, request: (shard?: bigint) => bigint[]): { status: number; body: object } {
+  let shard: bigint | undefined;
+  if (body.shard !== undefined) {
+    const parsed = parseShard(body.shard);
+    if (typeof parsed === "string") return { status: 422, body: { error: `shard: ${parsed}` } };
+    shard = parsed;
+  }
+  try {
+    return { status: 200, body: { shards: request(shard).map(hex16) } };
+  } catch (e) {
+    if (e instanceof RangeError) return { status: 422, body: { error: `shard: ${e.message}` } };
+    throw e;
   }
 }
 
@@ -113,6 +154,16 @@ export async function startControlApi(net: Localnet, listen: { host: string; por
               if (typeof lib === "string") return send(422, { error: `boc: ${lib}` });
               const r = await net.publishLibrary(lib);
               return send(200, { hash: r.hash.toString("hex"), hash_base64: r.hash.toString("base64"), mc_seqno: r.mcSeqno, published: r.published });
+            }
+            case "GET /localnet/shards":
+              return send(200, shardList(net));
+            case "POST /localnet/split": {
+              const r = shardRequest(body, (s) => net.chain.requestSplit(s));
+              return send(r.status, r.body);
+            }
+            case "POST /localnet/merge": {
+              const r = shardRequest(body, (s) => net.chain.requestMerge(s));
+              return send(r.status, r.body);
             }
             default:
               return send(404, { error: `no such control endpoint: ${route}` });

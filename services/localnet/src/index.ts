@@ -7,6 +7,7 @@ export * from "./genesis.js";
 export * from "./keys.js";
 export * from "./localnet.js";
 export { buildShardState } from "./chain/state.js";
+export { DEFAULT_STATE_WINDOW, SHARD_COUNTS } from "./chain/chain.js";
 export { localnetProofs } from "./proofs.js";
 export * from "./libraries.js";
 export { hasLibrary, type PublishedLibrary } from "./library-publisher.js";

@@ -102,4 +102,45 @@ describe("control API and global config", () => {
       expect(((await r.json()) as any).error).toMatch(error);
     }
   });
+
+  it("splits and merges workchain 0's shards on request, and names the field of a bad request", async () => {
+    const post = async (route: string, body?: object) => {
+      const r = await fetch(`${base()}/localnet/${route}`, { method: "POST", body: body && JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const shards = async () => ((await (await fetch(`${base()}/localnet/shards`)).json()) as any[]).map((s) => s.shard);
+    const seal = () => post("seal");
+    expect(await shards()).toEqual(["8000000000000000"]);
+    expect(await post("merge")).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^shard: no two shards of workchain 0 can merge/) } });
+    expect(await post("split", { shard: "8000000000000000" })).toEqual({ status: 200, body: { shards: ["8000000000000000"] } });
+    expect(await post("split", { shard: "8000000000000000" })).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^shard: shard 8000000000000000 is splitting/) } });
+    await seal(); // before_split
+    const announced = ((await (await fetch(`${base()}/localnet/shards`)).json()) as any[])[0];
+    expect(announced).toMatchObject({ shard: "8000000000000000", before_split: true, want_merge: false });
+    await seal(); // the two after_split children
+    expect(await shards()).toEqual(["4000000000000000", "c000000000000000"]);
+    for (const [route, body, error] of [
+      ["split", { shard: "zz" }, /^shard: expected a shard id in hex/],
+      ["split", { shard: 5 }, /^shard: expected a shard id in hex/],
+      ["split", { shard: "0" }, /^shard: 0 is not a shard id/],
+      ["split", { shard: "2000000000000000" }, /^shard: workchain 0 has no shard 2000000000000000/],
+      ["merge", { shard: "4000000000000000" }, /^shard: shard 4000000000000000 is not the parent of two current shards/],
+    ] as const) {
+      expect(await post(route, body), JSON.stringify(body)).toMatchObject({ status: 422, body: { error: expect.stringMatching(error) } });
+    }
+    // with no body every shard splits (to 4), then every sibling pair merges (back to 2)
+    expect((await post("split")).body.shards).toEqual(["4000000000000000", "c000000000000000"]);
+    await seal();
+    await seal();
+    expect(await shards()).toHaveLength(4);
+    expect((await post("merge")).body.shards).toEqual(["4000000000000000", "c000000000000000"]);
+    await seal(); // want_merge
+    await seal(); // after_merge
+    expect(await shards()).toEqual(["4000000000000000", "c000000000000000"]);
+    expect(await post("merge", { shard: "0x8000000000000000" })).toEqual({ status: 200, body: { shards: ["8000000000000000"] } });
+    await seal();
+    await seal();
+    expect(await shards()).toEqual(["8000000000000000"]);
+    expect(net.chain.lastShard!.meta.afterMerge).toBe(true);
+  });
 });

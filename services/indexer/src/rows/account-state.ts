@@ -18,6 +18,8 @@ import type { AccountStateRow, AccountStatus, TransactionRow, TransactionStateRo
 import { b64, b64Big, bocB64, extraCurrencies, rawAddress } from "./util.js";
 
 const SHARD_STATE_UNSPLIT = 0x9023afe2;
+/** split_state#5f327da5 left:^ShardStateUnsplit right:^ShardStateUnsplit = ShardState. */
+const SPLIT_STATE = 0x5f327da5;
 const NONE_HASH = accountNoneCell().hash();
 const NONE_HASH_B64 = b64(NONE_HASH);
 
@@ -39,10 +41,18 @@ function newShardAccounts(update: Cell): Cell | null {
   return shardAccountsOf(update.refs[1]);
 }
 
-/** The old state's ShardAccounts of a block's MERKLE_UPDATE (the accounts as they were before the block). */
-function oldShardAccounts(update: Cell): Cell | null {
-  if (update.type !== CellType.MerkleUpdate || update.refs.length !== 2) return null;
-  return shardAccountsOf(update.refs[0]);
+/**
+ * The old state's ShardAccounts of a block's MERKLE_UPDATE (the accounts as they were before the
+ * block): one ShardStateUnsplit, or after a merge a split_state of the two merged states (left, then
+ * right child), whose accounts dictionaries hold disjoint accounts.
+ */
+function oldShardAccounts(update: Cell): (Cell | null)[] {
+  if (update.type !== CellType.MerkleUpdate || update.refs.length !== 2) return [];
+  const old = update.refs[0];
+  if (old.type === CellType.Ordinary && old.bits.length === 32 && old.refs.length === 2 && old.beginParse().loadUint(32) === SPLIT_STATE) {
+    return old.refs.map(shardAccountsOf);
+  }
+  return [shardAccountsOf(old)];
 }
 
 /** The ShardAccounts root of a ShardStateUnsplit cell of a Merkle update, or null. */
@@ -110,7 +120,7 @@ export function accountStateRows(block: Pick<BlockView, "info" | "stateUpdate" |
  */
 export function setTransactionStates(block: Pick<BlockView, "stateUpdate">, txs: readonly TransactionRow[], after: readonly AccountStateRow[]): void {
   const afterByHash = new Map(after.map((r) => [r.hash, r]));
-  let old: Cell | null | undefined;
+  let old: (Cell | null)[] | undefined;
   for (let i = 0; i < txs.length; i++) {
     const t = txs[i]!;
     const states: TransactionStateRow[] = [];
@@ -126,10 +136,12 @@ export function setTransactionStates(block: Pick<BlockView, "stateUpdate">, txs:
 }
 
 /** The account's state before the block, when the old state has it with the hash `t` names. */
-function stateBefore(old: Cell | null, t: TransactionRow): TransactionStateRow | null {
+function stateBefore(old: readonly (Cell | null)[], t: TransactionRow): TransactionStateRow | null {
   const base = { account: t.account, last_trans_hash: null, last_trans_lt: null, timestamp: 0 };
   if (t.account_state_hash_before === NONE_HASH_B64) return transactionState(nonexist(t.account_state_hash_before, base));
-  const cell = accountCell(old, Buffer.from(t.account.slice(t.account.indexOf(":") + 1), "hex"));
+  const id = Buffer.from(t.account.slice(t.account.indexOf(":") + 1), "hex");
+  let cell: Cell | null = null;
+  for (const accounts of old) cell ??= accountCell(accounts, id);
   if (!cell || cell.type !== CellType.Ordinary || b64(hash0(cell)) !== t.account_state_hash_before) return null;
   return transactionState(accountRow(cell, base, false));
 }

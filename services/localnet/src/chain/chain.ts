@@ -78,6 +78,8 @@ export const LOCALNET_TOTAL_SUPPLY = 4_000_000_000n * 1_000_000_000n;
 export const DEFAULT_STATE_WINDOW = 256;
 /** Shard counts `--shards` takes: workchain 0 split to depth 0..4. */
 export const SHARD_COUNTS = [1, 2, 4, 8, 16] as const;
+/** The deepest shards localnet makes (16 shards of workchain 0). */
+export const MAX_SHARD_DEPTH = 4;
 
 export interface ZeroState {
   workchain: number;
@@ -134,8 +136,12 @@ const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "he
 const alignUp = (lt: bigint) => ((lt + LT_BLOCK_ALIGN) / LT_BLOCK_ALIGN) * LT_BLOCK_ALIGN;
 const refOf = (b: { id: { seqno: number; rootHash: Buffer; fileHash: Buffer }; endLt: bigint }): ExtBlkRef => ({ endLt: b.endLt, seqNo: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
 const zeroRef = (z: ZeroState): ExtBlkRef => ({ endLt: 0n, seqNo: 0, rootHash: z.rootHash, fileHash: z.fileHash });
+/** A shard id as TON tools print it: 16 hex digits. */
+const hex16 = (shard: bigint) => shard.toString(16).padStart(16, "0");
 const keyHex = (k: BlockKey) => `${k.workchain}:${BigInt.asUintN(64, k.shard).toString(16)}:${k.seqno}`;
 const noSplitMerge = (): SplitMergeFlags => ({ beforeSplit: false, afterSplit: false, afterMerge: false, wantSplit: false, wantMerge: false });
+/** split_state#5f327da5 left:^ShardStateUnsplit right:^ShardStateUnsplit = ShardState (block.tlb). */
+const SPLIT_STATE_TAG = 0x5f327da5;
 const byShard = (a: { shard: bigint }, b: { shard: bigint }) => (a.shard < b.shard ? -1 : a.shard > b.shard ? 1 : 0);
 
 /** ton::ErrorCode::error "state already gc'd": what a non-archival node answers for a state it dropped. */
@@ -339,45 +345,70 @@ export class Chain implements RecordSource {
   // Shard splits and merges
 
   /**
-   * Splits `shard` of workchain 0 (every current shard when omitted): its next block is before_split,
-   * the one after it two after_split blocks. Returns the shards that will split.
+   * Splits `shard` of workchain 0 (every current shard free to split when omitted): its next block is
+   * before_split, the one after it two after_split blocks. Returns the shards that will split; a
+   * RangeError says why a shard cannot (unknown, at depth 4, splitting or merging already).
    */
   requestSplit(shard?: bigint): bigint[] {
-    const targets = shard === undefined ? this.tips.map((t) => t.shard) : [shard];
+    this.notSplittingToStart();
+    const targets = shard === undefined ? this.tips.map((t) => t.shard).filter((s) => shardPrefixLength(s) < MAX_SHARD_DEPTH && !this.busy(s)) : [shard];
+    if (targets.length === 0) throw new RangeError(`no shard of workchain 0 can split now (at depth ${MAX_SHARD_DEPTH}, or splitting or merging already); the shards: ${this.shardList()}`);
     for (const s of targets) {
-      if (!this.tips.some((t) => t.shard === s)) throw new RangeError(`workchain 0 has no shard ${s.toString(16).padStart(16, "0")}; its shards: ${this.shardList()}`);
-      if (shardPrefixLength(s) >= 4) throw new RangeError(`shard ${s.toString(16).padStart(16, "0")} is at depth 4, localnet's deepest`);
+      if (!this.tips.some((t) => t.shard === s)) throw new RangeError(`workchain 0 has no shard ${hex16(s)}; its shards: ${this.shardList()}`);
+      if (shardPrefixLength(s) >= MAX_SHARD_DEPTH) throw new RangeError(`shard ${hex16(s)} is at depth ${MAX_SHARD_DEPTH}, localnet's deepest`);
+      if (this.busy(s)) throw new RangeError(`shard ${hex16(s)} is splitting or merging already`);
     }
     for (const s of targets) this.pendingSplits.add(s);
     return targets;
   }
 
   /**
-   * Merges the two children of `parent` (every pair of sibling shards when omitted): their next blocks
-   * want a merge, the one after them is one after_merge block. Returns the parents.
+   * Merges the two children of `parent` (every pair of sibling shards free to merge when omitted):
+   * their next blocks want a merge, the one after them is one after_merge block. Returns the parents.
    */
   requestMerge(parent?: bigint): bigint[] {
-    const pairs: bigint[] = [];
+    this.notSplittingToStart();
     const has = (s: bigint) => this.tips.some((t) => t.shard === s);
+    const mergeable = (p: bigint) => shardPrefixLength(p) < MAX_SHARD_DEPTH && shardChildren(p).every((c) => has(c) && !this.busy(c));
+    const pairs: bigint[] = [];
     if (parent !== undefined) {
-      if (parent === 0n || shardPrefixLength(parent) >= 4 || !shardChildren(parent).every(has)) {
-        throw new RangeError(`shard ${parent.toString(16).padStart(16, "0")} is not the parent of two current shards; the shards: ${this.shardList()}`);
+      if (parent === 0n || shardPrefixLength(parent) >= MAX_SHARD_DEPTH || !shardChildren(parent).every(has)) {
+        throw new RangeError(`shard ${hex16(parent)} is not the parent of two current shards; the shards: ${this.shardList()}`);
       }
+      if (!mergeable(parent)) throw new RangeError(`the children of shard ${hex16(parent)} are splitting or merging already`);
       pairs.push(parent);
     } else {
       for (const t of this.tips) {
         if (t.shard === SHARD_FULL) continue;
         const p = shardParent(t.shard);
-        if (!pairs.includes(p) && shardChildren(p).every(has)) pairs.push(p);
+        if (!pairs.includes(p) && mergeable(p)) pairs.push(p);
       }
-      if (pairs.length === 0) throw new RangeError(`no two shards of workchain 0 can merge; the shards: ${this.shardList()}`);
+      if (pairs.length === 0) throw new RangeError(`no two shards of workchain 0 can merge now; the shards: ${this.shardList()}`);
     }
     for (const p of pairs) this.pendingMerges.add(p);
     return pairs;
   }
 
+  /** Whether a current shard has a split or a merge under way (requested, or its last block announced it). */
+  private busy(shard: bigint): boolean {
+    const rec = this.tips.find((t) => t.shard === shard)?.rec;
+    return (
+      this.pendingSplits.has(shard) ||
+      (shard !== SHARD_FULL && this.pendingMerges.has(shardParent(shard))) ||
+      (rec?.meta.beforeSplit ?? false) ||
+      (rec?.block.info.wantMerge ?? false)
+    );
+  }
+
+  /** Splits and merges wait until `--shards` is reached: the first seals split every shard. */
+  private notSplittingToStart(): void {
+    if (this.tips.some((t) => shardPrefixLength(t.shard) < this.targetDepth)) {
+      throw new RangeError(`workchain 0 is still splitting into its first ${2 ** this.targetDepth} shards; seal a few blocks first`);
+    }
+  }
+
   private shardList(): string {
-    return this.tips.map((t) => t.shard.toString(16).padStart(16, "0")).join(", ");
+    return this.tips.map((t) => hex16(t.shard)).join(", ");
   }
 
   /** The blocks of workchain 0 the next seal produces, from the tips and the pending splits and merges. */
@@ -742,8 +773,8 @@ export class Chain implements RecordSource {
     const minRefMcSeqno = p.mcSeqno - 1;
     const zero = workchain === -1 ? this.mcZero : this.shardZero;
     // The state the block starts from, as the validator sees it: the previous state; after a split
-    // the parent's accounts of this half; after a merge both states (split_state).
-    const before = this.stateBefore(workchain, shard, p.prev, p.flags, zero);
+    // the parent's (whole); after a merge both states (split_state).
+    const before = this.stateBefore(p.prev, p.flags, shard, zero);
     const randSeed = deriveBytes(this.genesis.seed, `rand/${workchain}/${shard === SHARD_FULL ? "" : shard.toString(16) + "/"}${seqno}`);
     const options = {
       workchain,
@@ -829,31 +860,24 @@ export class Chain implements RecordSource {
     return { rec: new BlockRecord(meta, this, { root: built.root, state, transactions }), collation, boc: built.boc };
   }
 
-  /** The old side of a block's state_update and the balance it starts from. */
-  private stateBefore(workchain: number, shard: bigint, prev: BlockRecord[], flags: SplitMergeFlags, zero: ZeroState): { root: Cell; balance: bigint } {
+  /**
+   * The old side of a block's state_update and the balance it starts from, as TON's validator sees
+   * them (validator/impl/shard.cpp): after a split, both children start from the parent's whole
+   * state (ShardStateQ::split keeps the root, only the block id changes) and from this half's
+   * balance (ShardState::split sums the accounts left in the half); after a merge, from a virtual
+   * split_state#5f327da5 of the two states, the left (lower) shard first (ShardStateQ::merge_with).
+   */
+  private stateBefore(prev: BlockRecord[], flags: SplitMergeFlags, shard: bigint, zero: ZeroState): { root: Cell; balance: bigint } {
     if (prev.length === 0) return { root: zero.root, balance: Chain.balanceOf(this.accountsIn(zero.root)) };
     if (flags.afterMerge) {
-      const root = beginCell().storeUint(0x5f327da5, 32).storeRef(prev[0]!.stateRoot).storeRef(prev[1]!.stateRoot).endCell();
-      return { root, balance: prev[0]!.balanceAfter + prev[1]!.balanceAfter };
+      const [left, right] = [...prev].sort((a, b) => byShard(a.id, b.id));
+      const root = beginCell().storeUint(SPLIT_STATE_TAG, 32).storeRef(left!.stateRoot).storeRef(right!.stateRoot).endCell();
+      return { root, balance: left!.balanceAfter + right!.balanceAfter };
     }
     const parent = prev[0]!;
     if (!flags.afterSplit) return { root: parent.stateRoot, balance: parent.balanceAfter };
-    // ShardState::split: the parent's header, this half's accounts and balance
-    const accounts = new Map([...this.accountsIn(parent.stateRoot)].filter(([id]) => shardContainsAccount(shard, Buffer.from(id, "hex"))));
-    const balance = Chain.balanceOf(accounts);
-    const root = this.buildState({
-      globalId: this.genesis.globalId,
-      workchain,
-      shard,
-      seqno: parent.id.seqno,
-      genUtime: parent.genUtime,
-      genLt: parent.endLt,
-      minRefMcSeqno: parent.mcSeqno - 1,
-      accounts,
-      totalBalance: balance,
-      masterRef: parent.block.info.masterRef ? parent.block.info.masterRef.master : undefined,
-    });
-    return { root, balance };
+    const half = [...this.accountsIn(parent.stateRoot)].filter(([id]) => shardContainsAccount(shard, Buffer.from(id, "hex")));
+    return { root: parent.stateRoot, balance: Chain.balanceOf(new Map(half)) };
   }
 
   /** The ShardAccount cells of a state's accounts dictionary, by account id hex. */

@@ -159,8 +159,9 @@ export function createCtx(chain: Chain, proofs: ProofMaker, clock: () => number)
       return undefined;
     },
     blockByLtOrUtime: (workchain, prefix, at) => {
-      // a shard id's blocks are one run of seqnos whose end lts and times grow: binary search each
-      // shard id that held the prefix (its ancestors and descendants), keep the earliest hit
+      // a shard id's blocks are runs of seqnos whose end lts and times grow (a shard that split and
+      // merged back has a gap between its runs): binary search each shard id that held the prefix (its
+      // ancestors and descendants), keep the earliest hit
       const shards = workchain === -1 ? [SHARD_FULL] : chain.shardIdsOf(workchain).filter((s) => shardHoldsPrefix(s, prefix));
       const reached = (b: BlockRecord) => ("lt" in at ? at.lt <= b.endLt : b.genUtime >= at.utime);
       let best: BlockRecord | undefined;
@@ -171,14 +172,17 @@ export function createCtx(chain: Chain, proofs: ProofMaker, clock: () => number)
         let found: BlockRecord | undefined;
         while (lo <= hi) {
           const mid = Math.floor((lo + hi) / 2);
-          const b = chain.block({ workchain, shard, seqno: mid });
+          // in a gap (the seqnos the shard's children or parent had) or not committed yet: the
+          // nearest block below decides, and the seqnos between it and mid hold nothing
+          let b: BlockRecord | undefined;
+          for (let seqno = mid; seqno >= lo && !b; seqno--) b = chain.block({ workchain, shard, seqno });
           if (!b) {
-            hi = mid - 1; // not committed yet
+            lo = mid + 1;
             continue;
           }
           if (reached(b)) {
             found = b;
-            hi = mid - 1;
+            hi = b.id.seqno - 1;
           } else lo = mid + 1;
         }
         if (found && (!best || found.startLt < best.startLt)) best = found;
