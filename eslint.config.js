@@ -7,20 +7,20 @@ import tseslint from "typescript-eslint";
 const SERVICES = ["indexer", "lite-proxy", "localnet", "ratelimit"];
 const TOP = ["gateway", "cli"];
 
-/** no-restricted-imports of these workspaces, by package name and by a relative path into their folder. */
+/** The rules that refuse these workspaces, by package name or by a relative path into their folder (static and dynamic imports). */
 function forbid(names, why) {
+  const services = names.filter((n) => !TOP.includes(n));
   const folders = names.map((n) => (TOP.includes(n) ? n : `services/${n}`));
-  return [
-    "error",
-    {
-      patterns: [
-        { regex: `^@tongate/(${names.join("|")})(/|$)`, message: why },
-        { regex: `^(\\.\\./)+(${folders.join("|")})(/|$)`, message: why },
-        // from inside services/: a sibling service's folder
-        { regex: `^(\\.\\./){2,}(${names.filter((n) => !TOP.includes(n)).join("|") || "$^"})/`, message: why },
-      ],
-    },
+  const regexes = [
+    `^@tongate/(${names.join("|")})(/|$)`,
+    `^(\\.\\./)+(${folders.join("|")})(/|$)`,
+    // from inside services/: a sibling service's folder
+    ...(services.length ? [`^(\\.\\./){2,}(${services.join("|")})/`] : []),
   ];
+  return {
+    "no-restricted-imports": ["error", { patterns: regexes.map((regex) => ({ regex, message: why })) }],
+    "no-restricted-syntax": ["error", ...regexes.map((r) => ({ selector: `ImportExpression[source.value=/${r.replaceAll("/", "\\/")}/]`, message: why }))],
+  };
 }
 
 export default tseslint.config(
@@ -39,19 +39,17 @@ export default tseslint.config(
   },
   {
     files: ["packages/**"],
-    rules: { "no-restricted-imports": forbid([...SERVICES, ...TOP], "packages/ are libraries: they import no service, no gateway and no cli") },
+    rules: forbid([...SERVICES, ...TOP], "packages/ are libraries: they import no service, no gateway and no cli"),
   },
   {
     files: ["gateway/src/**"],
-    rules: { "no-restricted-imports": forbid([...SERVICES, "cli"], "the gateway imports packages only; it reaches services through their RPCs") },
+    rules: forbid([...SERVICES, "cli"], "the gateway imports packages only; it reaches services through their RPCs"),
   },
   ...SERVICES.map((s) => ({
     files: [`services/${s}/src/**`],
-    rules: {
-      "no-restricted-imports": forbid(
-        [...SERVICES.filter((o) => o !== s), ...TOP],
-        "a service imports packages only: call another service's RPCs or consume its events (shared code belongs in packages/)",
-      ),
-    },
+    rules: forbid(
+      [...SERVICES.filter((o) => o !== s), ...TOP],
+      "a service imports packages only: call another service's RPCs or consume its events (shared code belongs in packages/)",
+    ),
   })),
 );
