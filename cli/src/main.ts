@@ -129,7 +129,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = fa
   }
   return {
     globalConfig: config,
-    control: `http://${o.control as string}`,
+    control: `http://${parseListen(o.control as string).host}:${control.port}`,
     liteservers: net.liteservers.map((l) => `${l.host}:${l.port}`),
     wallets: net.genesis.wallets.map((w) => ({ version: String(w.version), address: w.address.toString({ bounceable: false }) })),
     stop: async () => {
