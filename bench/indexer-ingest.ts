@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { beginCell, external, internal, storeMessage, toNano } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
-import { LiteserverPool } from "@tongate/lite-proxy";
+import { LiteserverPool } from "@tongate/liteclient";
 import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, migrate, openStore, parseInline, startMcBatch } from "@tongate/indexer";
 import { installFastSha256 } from "@tongate/ton";
 import type { ShardTopRow } from "../services/indexer/src/rows/index.js";

@@ -7,7 +7,7 @@
 // a split_state after a merge.
 import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
-import { LiteserverPool } from "@tongate/lite-proxy";
+import { LiteserverPool } from "@tongate/liteclient";
 import { accountNoneCell, SHARD_FULL, shardChildren, shardHashesList, shardParent } from "@tongate/block";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";

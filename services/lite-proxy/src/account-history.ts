@@ -6,7 +6,7 @@ import { verifyAccountState, verifyTransactionList, type AccountAddress, type Ve
 import { formatRaw } from "@tongate/ton";
 import { orNotFound, tlBlockId, type BlockId } from "./block-lookup.js";
 import { verified } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 
 /** A transaction reference; lt 0 is "no transaction" (the end of an account's history). */
 export interface TxCursor {

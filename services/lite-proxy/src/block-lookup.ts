@@ -8,7 +8,7 @@ import { apiError } from "@tongate/runtime";
 import { parseHash } from "@tongate/ton";
 import type { TlObject } from "@tongate/tl";
 import { MASTERCHAIN_SHARD, verified } from "./chain.js";
-import { LiteServerError, type PoolSession } from "./pool/index.js";
+import { LiteServerError, type PoolSession } from "@tongate/liteclient";
 import { withInput } from "./utils.js";
 
 export type BlockId = TonNodeBlockIdExt;

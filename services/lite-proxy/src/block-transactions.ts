@@ -5,7 +5,7 @@ import type { Cell } from "@ton/core";
 import { verifyBlockTransactions, verifyBlockTransactionsExt, type LiteServerBlockTransactions } from "@tongate/proof";
 import { blockName, orNotFound, tlBlockId, type BlockId } from "./block-lookup.js";
 import { verified } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 
 /** A position in a block's listing: strictly after this account's transaction at this lt. */
 export interface TxPosition {

@@ -41,7 +41,7 @@ import {
   type BlockSelector,
 } from "./block-lookup.js";
 import { MASTERCHAIN_SHARD, verified, type ChainReader } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 import { tonBlockId } from "./values.js";
 
 /** The zero state of the masterchain as a block id (seqno 0): the block before masterchain block 1. */

@@ -7,7 +7,7 @@ import type { TlObject } from "@tongate/tl";
 import { ConnectError } from "@connectrpc/connect";
 import { apiError, LruMap } from "@tongate/runtime";
 import { ProofError, verifyAccountState, type VerifiedAccountState } from "@tongate/proof";
-import { LiteServerError, PoolError, toApiError, type LiteserverPool, type PoolSession, type SessionOptions } from "./pool/index.js";
+import { LiteServerError, PoolError, toApiError, type LiteserverPool, type PoolSession, type SessionOptions } from "@tongate/liteclient";
 
 export const MASTERCHAIN_SHARD = -(2n ** 63n);
 

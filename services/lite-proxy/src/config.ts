@@ -18,7 +18,7 @@ import { apiError } from "@tongate/runtime";
 import { parseHash } from "@tongate/ton";
 import { masterchainBlock, tlBlockId } from "./block-lookup.js";
 import { verified, type ChainReader } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 import { boc } from "./transaction-view.js";
 import { withInput } from "./utils.js";
 

@@ -7,7 +7,7 @@ import { Executor } from "@ton/sandbox";
 import { ProofError, verifyConfig, type VerifiedAccountState } from "@tongate/proof";
 import type { TlObject } from "@tongate/tl";
 import { verified, type BlockIdExt, type ChainReader, type VerifiedAccount } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 
 let executor: Promise<Executor> | undefined;
 

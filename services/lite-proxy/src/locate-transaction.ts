@@ -11,7 +11,7 @@ import { formatFriendly } from "@tongate/ton";
 import { blockName, findBlock, lookupBlock, tlBlockId, type BlockHeader } from "./block-lookup.js";
 import { verified } from "./chain.js";
 import { blockTransactionIds } from "./block-transactions.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 
 export type Side = "source" | "destination";
 

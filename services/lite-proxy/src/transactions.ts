@@ -24,7 +24,7 @@ import { resolveBlockId, type BlockId } from "./block-lookup.js";
 import { blockTransactionIds, blockTransactions, type TxPosition } from "./block-transactions.js";
 import type { ChainReader } from "./chain.js";
 import { locateTransaction, type Side } from "./locate-transaction.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 import { transaction, transactionExt, transactionStd } from "./transaction-view.js";
 import { withInput } from "./utils.js";
 import { addressParam, tonBlockId, transactionId } from "./values.js";

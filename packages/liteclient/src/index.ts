@@ -1,4 +1,4 @@
-// The liteserver pool of lite-proxy (issue 4, item 6).
+// @tongate/liteclient: the liteserver pool (issue 4, item 6; moved out of lite-proxy by issue 14), global configs, typed lite_api.
 export { int32ToIpv4, liteserversFromGlobalConfig, type LiteserverAddress } from "./config.js";
 export { ALIVE_TOLERANCE, CONSENSUS_QUORUM, CONSENSUS_WINDOW, advanceConsensus, computeConsensus, withinConsensus } from "./consensus.js";
 export {
@@ -26,3 +26,4 @@ export {
   type RetryEvent,
   type SessionOptions,
 } from "./pool.js";
+export { bundledGlobalConfig, bundledNetworks, globalConfigOf } from "./global-config.js";
