@@ -27,3 +27,5 @@ export {
   type SessionOptions,
 } from "./pool.js";
 export { bundledGlobalConfig, bundledNetworks, globalConfigOf } from "./global-config.js";
+export type { AnyLiteCall, LiteAnswer, LiteCall, LiteInput, LiteQueryName } from "./lite-api.js";
+export { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt } from "./block-id.js";

@@ -29,42 +29,33 @@ import {
   type LookupBlockRequest,
 } from "@tongate/proto/gen/tongate/v2/blocks_pb.js";
 import { apiError } from "@tongate/runtime";
-import {
-  blockHeader,
-  blockName,
-  lookupBlock,
-  masterchainBlock,
-  orNotFound,
-  tlBlockId,
-  type BlockHeader,
-  type BlockId,
-  type BlockSelector,
-} from "./block-lookup.js";
+import { blockHeader, blockName, lookupBlock, masterchainBlock, orNotFound, type BlockHeader, type BlockSelector } from "./block-lookup.js";
+import { tlBlockId, type BlockIdExt } from "@tongate/liteclient";
 import { MASTERCHAIN_SHARD, verified, type ChainReader } from "./chain.js";
 import type { PoolSession } from "@tongate/liteclient";
 import { tonBlockId } from "./values.js";
 
 /** The zero state of the masterchain as a block id (seqno 0): the block before masterchain block 1. */
-async function zeroState(s: PoolSession): Promise<BlockId> {
-  const info = (await s.query({ kind: "liteServer.getMasterchainInfo" })) as unknown as { init: { root_hash: Buffer; file_hash: Buffer } };
+async function zeroState(s: PoolSession): Promise<BlockIdExt> {
+  const info = await s.query({ kind: "liteServer.getMasterchainInfo" });
   return { workchain: -1, shard: MASTERCHAIN_SHARD, seqno: 0, root_hash: info.init.root_hash, file_hash: info.init.file_hash };
 }
 
 /** liteServer.getBlockProof from `from` to `to` (mode 0x1001: with the target, relative to the newer of the two), verified and complete. */
-async function blockProof(s: PoolSession, method: string, from: BlockId, to: BlockId): Promise<LiteServerPartialBlockProof> {
+async function blockProof(s: PoolSession, method: string, from: BlockIdExt, to: BlockIdExt): Promise<LiteServerPartialBlockProof> {
   const answer = (await orNotFound(
     s.query({ kind: "liteServer.getBlockProof", mode: 0x1001, known_block: tlBlockId(from), target_block: tlBlockId(to) }),
     `the proof from masterchain block ${from.seqno} to ${to.seqno}`,
-  )) as unknown as LiteServerPartialBlockProof;
+  ));
   const v = verified(method, () => verifyPartialBlockProof(answer, from, to));
   if (!v.complete) throw apiError(502, `${method}: the liteserver's proof from masterchain block ${from.seqno} to ${to.seqno} is incomplete`);
   return answer;
 }
 
 /** The ids of the blocks before a block (one, or two after a merge), from its header's prev_ref. */
-function prevBlocks(h: BlockHeader): BlockId[] {
+function prevBlocks(h: BlockHeader): BlockIdExt[] {
   const shard = BigInt.asUintN(64, h.id.shard);
-  const id = (s: bigint, r: ExtBlkRef): BlockId => ({ workchain: h.id.workchain, shard: BigInt.asIntN(64, s), seqno: r.seqNo, root_hash: r.rootHash, file_hash: r.fileHash });
+  const id = (s: bigint, r: ExtBlkRef): BlockIdExt => ({ workchain: h.id.workchain, shard: BigInt.asIntN(64, s), seqno: r.seqNo, root_hash: r.rootHash, file_hash: r.fileHash });
   const prev: BlkPrevInfo = h.info.prevRef;
   if (prev.type === "prev_blks_info") {
     const [left, right] = shardChildren(shard);
@@ -104,10 +95,7 @@ export function blocksMethods(chain: ChainReader) {
       return chain.withSession(method, async (s) => {
         const block = (await lookupBlock(s, method, req.workchain, req.shard, { seqno: req.seqno })).id;
         const from = await masterchainBlock(s, method, req.fromSeqno);
-        const answer = (await orNotFound(s.query({ kind: "liteServer.getShardBlockProof", id: tlBlockId(block) }), `the proof of block ${blockName(block)}`)) as unknown as {
-          masterchain_id: BlockId;
-          links: { id: BlockId; proof: Buffer }[];
-        };
+        const answer = (await orNotFound(s.query({ kind: "liteServer.getShardBlockProof", id: tlBlockId(block) }), `the proof of block ${blockName(block)}`));
         const mc = answer.masterchain_id;
         if (from.seqno < mc.seqno) {
           throw apiError(422, `from_seqno: masterchain block ${from.seqno} is older than block ${mc.seqno}, the first to commit block ${blockName(block)}`);
@@ -185,10 +173,7 @@ export function blocksMethods(chain: ChainReader) {
     getOutMsgQueueSize() {
       const method = "getOutMsgQueueSize";
       return chain.withSession(method, async (s) => {
-        const answer = (await s.query({ kind: "liteServer.getOutMsgQueueSizes", mode: 0 })) as unknown as {
-          shards: { id: BlockId; size: number }[];
-          ext_msg_queue_size_limit: number;
-        };
+        const answer = await s.query({ kind: "liteServer.getOutMsgQueueSizes", mode: 0 });
         return create(GetOutMsgQueueSizeResponseSchema, {
           shards: answer.shards.map((x) => create(OutMsgQueueSizeSchema, { id: tonBlockId(x.id), size: x.size })),
           extMsgQueueSizeLimit: answer.ext_msg_queue_size_limit,

@@ -3,21 +3,13 @@
 // pool errors turned into toncenter's HTTP statuses.
 import { createHash } from "node:crypto";
 import { Address, Cell, loadAccount } from "@ton/core";
-import type { TlObject } from "@tongate/tl";
+import type { LiteServerMasterchainInfo } from "@tongate/tl";
 import { ConnectError } from "@connectrpc/connect";
 import { apiError, LruMap } from "@tongate/runtime";
 import { ProofError, verifyAccountState, type VerifiedAccountState } from "@tongate/proof";
-import { LiteServerError, PoolError, toApiError, type LiteserverPool, type PoolSession, type SessionOptions } from "@tongate/liteclient";
+import { LiteServerError, MASTERCHAIN_SHARD, PoolError, toApiError, type BlockIdExt, type LiteserverPool, type PoolSession, type SessionOptions } from "@tongate/liteclient";
 
-export const MASTERCHAIN_SHARD = -(2n ** 63n);
-
-export interface BlockIdExt {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  root_hash: Buffer;
-  file_hash: Buffer;
-}
+export { MASTERCHAIN_SHARD, type BlockIdExt } from "@tongate/liteclient";
 
 export type AccountStatus = "uninitialized" | "active" | "frozen";
 
@@ -117,10 +109,10 @@ export class ChainReader {
     return this.pool?.consensus ?? null;
   }
 
-  async masterchainInfo(method: string): Promise<{ last: BlockIdExt; state_root_hash: Buffer; init: { workchain: number; root_hash: Buffer; file_hash: Buffer } }> {
+  async masterchainInfo(method: string): Promise<LiteServerMasterchainInfo> {
     const s = this.session(method);
     try {
-      return (await s.query({ kind: "liteServer.getMasterchainInfo" })) as never;
+      return await s.query({ kind: "liteServer.getMasterchainInfo" });
     } catch (e) {
       throw asApiError(e, method);
     }
@@ -128,8 +120,8 @@ export class ChainReader {
 
   /** The masterchain block with this seqno (lookupBlock), or the latest. */
   async mcBlock(s: PoolSession, seqno: number | undefined): Promise<BlockIdExt> {
-    if (seqno === undefined) return ((await s.query({ kind: "liteServer.getMasterchainInfo" })) as TlObject & { last: BlockIdExt }).last;
-    const r = (await s.query({ kind: "liteServer.lookupBlock", mode: 1, id: { kind: "tonNode.blockId", workchain: -1, shard: MASTERCHAIN_SHARD, seqno }, lt: undefined, utime: undefined })) as TlObject & { id: BlockIdExt };
+    if (seqno === undefined) return (await s.query({ kind: "liteServer.getMasterchainInfo" })).last;
+    const r = (await s.query({ kind: "liteServer.lookupBlock", mode: 1, id: { kind: "tonNode.blockId", workchain: -1, shard: MASTERCHAIN_SHARD, seqno }, lt: undefined, utime: undefined }));
     return r.id;
   }
 

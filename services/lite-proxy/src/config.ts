@@ -16,7 +16,8 @@ import {
 import { TvmCellSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import { apiError } from "@tongate/runtime";
 import { parseHash } from "@tongate/ton";
-import { masterchainBlock, tlBlockId } from "./block-lookup.js";
+import { masterchainBlock } from "./block-lookup.js";
+import { tlBlockId } from "@tongate/liteclient";
 import { verified, type ChainReader } from "./chain.js";
 import type { PoolSession } from "@tongate/liteclient";
 import { boc } from "./transaction-view.js";
@@ -28,8 +29,9 @@ const LIBRARIES_PER_QUERY = 16;
 /** The proven configuration at masterchain block `seqno` (the latest when omitted). */
 async function config(s: PoolSession, method: string, seqno: number | undefined, request: ConfigRequest) {
   const id = await masterchainBlock(s, method, seqno);
-  const query = "all" in request ? { kind: "liteServer.getConfigAll", mode: 0, id: tlBlockId(id) } : { kind: "liteServer.getConfigParams", mode: 0, id: tlBlockId(id), param_list: request.params };
-  const answer = await s.query(query);
+  const answer = "all" in request
+    ? await s.query({ kind: "liteServer.getConfigAll", mode: 0, id: tlBlockId(id) })
+    : await s.query({ kind: "liteServer.getConfigParams", mode: 0, id: tlBlockId(id), param_list: request.params });
   return verified(method, () => verifyConfig(answer, id, request));
 }
 
@@ -64,7 +66,7 @@ export function configMethods(chain: ChainReader) {
         const result = [];
         for (let i = 0; i < hashes.length; i += LIBRARIES_PER_QUERY) {
           const asked = hashes.slice(i, i + LIBRARIES_PER_QUERY);
-          const answer = (await s.query({ kind: "liteServer.getLibraries", library_list: asked })) as unknown as { result: { hash: Buffer; data: Buffer }[] };
+          const answer = await s.query({ kind: "liteServer.getLibraries", library_list: asked });
           for (const lib of answer.result) {
             let cell: Cell | undefined;
             try {
