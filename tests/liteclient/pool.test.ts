@@ -19,7 +19,7 @@ import {
   type PoolOptions,
 } from "@tongate/liteclient";
 
-const MC_INFO: TlObject = { kind: "liteServer.getMasterchainInfo" };
+const MC_INFO = { kind: "liteServer.getMasterchainInfo" } as const;
 const FAST: PoolOptions = { probeIntervalMs: 200, probeTimeoutMs: 1000, connectTimeoutMs: 1000, reconnectBaseMs: 100, reconnectMaxMs: 500 };
 
 /** A TCP relay in front of one liteserver: it can be killed, made to swallow traffic, or retargeted. */
