@@ -29,3 +29,4 @@ export {
 export { bundledGlobalConfig, bundledNetworks, globalConfigOf } from "./global-config.js";
 export type { AnyLiteCall, LiteAnswer, LiteCall, LiteInput, LiteQueryName } from "./lite-api.js";
 export { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt } from "./block-id.js";
+export { checkAnswer, getAccountState, getBlockHeader, getConfig, LiteserverProofError, type LiteQuerier } from "./verified.js";

@@ -7,7 +7,7 @@ import type { LiteServerMasterchainInfo } from "@tongate/tl";
 import { ConnectError } from "@connectrpc/connect";
 import { apiError, LruMap } from "@tongate/runtime";
 import { ProofError, verifyAccountState, type VerifiedAccountState } from "@tongate/proof";
-import { LiteServerError, MASTERCHAIN_SHARD, PoolError, toApiError, type BlockIdExt, type LiteserverPool, type PoolSession, type SessionOptions } from "@tongate/liteclient";
+import { LiteServerError, LiteserverProofError, MASTERCHAIN_SHARD, PoolError, toApiError, type BlockIdExt, type LiteserverPool, type PoolSession, type SessionOptions } from "@tongate/liteclient";
 
 export { MASTERCHAIN_SHARD, type BlockIdExt } from "@tongate/liteclient";
 
@@ -34,6 +34,7 @@ export function verified<T>(method: string, check: () => T): T {
     return check();
   } catch (e) {
     if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
+    if (e instanceof LiteserverProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.proofError.message}`);
     throw e;
   }
 }
@@ -44,6 +45,7 @@ export function asApiError(err: unknown, what: string): Error {
     if (err.notInDb) return apiError(404, `${what}: not found on the liteserver (${err.message}); for old data try archival=true`);
     return apiError(500, `${what}: ${err.message}`);
   }
+  if (err instanceof LiteserverProofError) return apiError(502, `${what}: the liteserver's answer failed proof verification: ${err.proofError.message}`);
   if (err instanceof PoolError) return toApiError(err);
   return err instanceof Error ? err : new Error(String(err));
 }
