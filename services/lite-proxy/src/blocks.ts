@@ -7,10 +7,8 @@ import {
   sameBlockId,
   verifyAllShardsInfo,
   verifyPartialBlockProof,
-  type LiteServerBlockLinkBack,
-  type LiteServerBlockLinkForward,
-  type LiteServerPartialBlockProof,
 } from "@tongate/proof";
+import type { LiteServerBlockLinkBack, LiteServerPartialBlockProof } from "@tongate/tl";
 import {
   BlockLinkBackSchema,
   BlockSignatureSchema,
@@ -77,7 +75,7 @@ export function blocksMethods(chain: ChainReader) {
         const prev = req.seqno === 1 ? await zeroState(s) : (await lookupBlock(s, method, -1, MASTERCHAIN_SHARD, { seqno: req.seqno - 1 })).id;
         const last = (await blockProof(s, method, prev, target)).steps.at(-1);
         if (last?.kind !== "liteServer.blockLinkForward") throw apiError(502, `${method}: the liteserver's proof of masterchain block ${req.seqno} carries no signatures`);
-        const signatures = (last as LiteServerBlockLinkForward).signatures.signatures;
+        const signatures = last.signatures.signatures;
         return create(GetMasterchainBlockSignaturesResponseSchema, {
           id: tonBlockId(target),
           signatures: signatures.map((x) => create(BlockSignatureSchema, { nodeIdShort: x.node_id_short, signature: x.signature })),
@@ -101,12 +99,13 @@ export function blocksMethods(chain: ChainReader) {
           throw apiError(422, `from_seqno: masterchain block ${from.seqno} is older than block ${mc.seqno}, the first to commit block ${blockName(block)}`);
         }
         const back = sameBlockId(from, mc) ? [] : (await blockProof(s, method, from, mc)).steps;
-        if (back.some((l) => l.kind !== "liteServer.blockLinkBack")) throw apiError(502, `${method}: the liteserver's proof back to masterchain block ${mc.seqno} has a forward link`);
+        const backLinks = back.filter((l): l is LiteServerBlockLinkBack => l.kind === "liteServer.blockLinkBack");
+        if (backLinks.length !== back.length) throw apiError(502, `${method}: the liteserver's proof back to masterchain block ${mc.seqno} has a forward link`);
         return create(GetShardBlockProofResponseSchema, {
           from: tonBlockId(from),
           mcId: tonBlockId(mc),
           links: answer.links.map((l) => create(ShardBlockLinkSchema, { id: tonBlockId(l.id), proof: l.proof })),
-          mcProof: (back as LiteServerBlockLinkBack[]).map((l) =>
+          mcProof: backLinks.map((l) =>
             create(BlockLinkBackSchema, {
               toKeyBlock: l.to_key_block,
               from: tonBlockId(l.from),

@@ -146,7 +146,7 @@ export class ChainReader {
    */
   async verifiedAccount(s: PoolSession, method: string, address: Address, block: BlockIdExt): Promise<VerifiedAccount> {
     const answer = await s.query({ kind: "liteServer.getAccountState", id: { kind: "tonNode.blockIdExt", ...block }, account: { kind: "liteServer.accountId", workchain: address.workChain, id: address.hash } });
-    const digest = answerDigest(block, address, answer as Partial<AccountStateBytes>);
+    const digest = answerDigest(block, address, answer);
     const known = digest === undefined ? undefined : this.verifiedAccounts.get(digest);
     if (known) return known;
     const state = verified(method, () => verifyAccountState(answer, { kind: "tonNode.blockIdExt", ...block }, { workchain: address.workChain, id: address.hash }));
