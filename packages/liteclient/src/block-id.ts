@@ -1,5 +1,5 @@
 // The block id of the liteserver side, and the masterchain's shard as lite_api writes it.
-import { SHARD_FULL } from "@tongate/block";
+import { SHARD_FULL, shardToSigned } from "@tongate/block";
 import type { TonNodeBlockIdExt } from "@tongate/tl";
 
 /**
@@ -9,7 +9,7 @@ import type { TonNodeBlockIdExt } from "@tongate/tl";
 export type BlockIdExt = Omit<TonNodeBlockIdExt, "kind">;
 
 /** The masterchain's shard, 0x8000000000000000 (@tongate/block's SHARD_FULL), as lite_api's signed long. */
-export const MASTERCHAIN_SHARD: bigint = BigInt.asIntN(64, SHARD_FULL);
+export const MASTERCHAIN_SHARD: bigint = shardToSigned(SHARD_FULL);
 
 /** `b` as a decoded tonNode.blockIdExt (its five fields and `kind`). */
 export const tlBlockId = (b: BlockIdExt): TonNodeBlockIdExt => ({

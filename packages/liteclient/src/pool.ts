@@ -355,8 +355,7 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
     }
     this.counters.queries++;
     try {
-      // The answer was decoded as the result type of K's declaration in lite_api.tl, which LiteAnswer<K> is generated from.
-      return decodeAnswer(await server.query(bytes, timeoutMs), expected, server.address) as LiteAnswer<K>;
+      return decodeAnswer<K>(await server.query(bytes, timeoutMs), expected, server.address);
     } catch (e) {
       if (e instanceof LiteserverTimeoutError) this.counters.timeouts++;
       if (this.closed && e instanceof LiteserverUnavailableError) throw new PoolClosedError();
