@@ -1,20 +1,15 @@
 // The liteserver side of the follower: block ids, masterchain lookups and verified block downloads.
 // It needs only `query` of @tongate/liteclient's LiteserverPool (or a PoolSession).
 import { createHash } from "node:crypto";
-import { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt, type LiteAnswer, type LiteCall, type LiteQueryName } from "@tongate/liteclient";
+import { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt, type LiteQuerier, type QueryOptions } from "@tongate/liteclient";
 
 export { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt } from "@tongate/liteclient";
 
-export interface LiteQueryOptions {
-  timeoutMs?: number;
-  /** answer once the liteserver has this masterchain block (liteServer.waitMasterchainSeqno prefix) */
-  awaitSeqno?: number;
-}
+/** Options of a query: a deadline, and the masterchain block the liteserver must have (waitMasterchainSeqno). */
+export type LiteQueryOptions = Pick<QueryOptions, "timeoutMs" | "awaitSeqno">;
 
-/** What the follower needs of a liteserver pool. */
-export interface LiteClient {
-  query<K extends LiteQueryName>(fn: LiteCall<K>, options?: LiteQueryOptions): Promise<LiteAnswer<K>>;
-}
+/** What the follower needs of a liteserver pool: @tongate/liteclient's LiteserverPool or a PoolSession. */
+export type LiteClient = LiteQuerier;
 
 export const blockKey = (b: { workchain: number; shard: bigint | string; seqno: number }): string => `${b.workchain}:${String(b.shard)}:${b.seqno}`;
 
