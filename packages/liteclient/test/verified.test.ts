@@ -2,7 +2,7 @@
 import { Address } from "@ton/core";
 import { httpStatusOf } from "@tongate/runtime";
 import { describe, expect, it } from "vitest";
-import { getAccountState, LiteserverProofError, toApiError, type LiteQuerier } from "@tongate/liteclient";
+import { getAccountState, LiteserverProofError, tlBlockId, toApiError, type LiteAnswer, type LiteCall, type LiteQuerier, type LiteQueryName } from "@tongate/liteclient";
 import { ACCOUNT_FRIENDLY, ACCOUNT_PROOF, ACCOUNT_STATE, MC_BLOCK, SHARD_BLOCK, SHARD_PROOF } from "../../proof/test/doc-vectors.js";
 
 const addr = Address.parse(ACCOUNT_FRIENDLY);
@@ -11,15 +11,17 @@ const ACCOUNT = { workchain: addr.workChain, id: addr.hash };
 /** A liteserver that answers liteServer.getAccountState with `state` and records what it was asked. */
 function liteserver(state: Buffer): LiteQuerier & { asked: unknown[] } {
   const asked: unknown[] = [];
+  const answers: { [K in LiteQueryName]?: LiteAnswer<K> } = {
+    "liteServer.getAccountState": { kind: "liteServer.accountState", id: tlBlockId(MC_BLOCK), shardblk: tlBlockId(SHARD_BLOCK), shard_proof: SHARD_PROOF, proof: ACCOUNT_PROOF, state },
+  };
   return {
     asked,
     liteserver: "10.0.0.1:4924",
-    async query(fn) {
+    async query<K extends LiteQueryName>(fn: LiteCall<K>): Promise<LiteAnswer<K>> {
       asked.push(fn);
-      if (fn.kind !== "liteServer.getAccountState") throw new Error(`unexpected ${fn.kind}`);
-      // The fake knows only this one answer; the generated types make it the answer of any K.
-      const answer = { kind: "liteServer.accountState" as const, id: MC_BLOCK, shardblk: SHARD_BLOCK, shard_proof: SHARD_PROOF, proof: ACCOUNT_PROOF, state };
-      return answer as never;
+      const answer = answers[fn.kind];
+      if (answer === undefined) throw new Error(`unexpected ${fn.kind}`);
+      return answer;
     },
   };
 }
