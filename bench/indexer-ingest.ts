@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { beginCell, external, internal, storeMessage, toNano, type Cell } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
-import { LiteserverPool } from "@tongate/lite-proxy";
+import { LiteserverPool } from "@tongate/liteclient";
 import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, migrate, openStore, parseInline, startMcBatch } from "@tongate/indexer";
 import { installSpeedShims } from "@tongate/ton";
 import type { ShardTopRow } from "@tongate/indexer";

@@ -23,7 +23,7 @@ import { installSpeedShims } from "@tongate/ton";
 import { findService, serviceModules, startModules, upstreamsOf } from "./services.js";
 import { rateLimitOptions } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
-import { globalConfigOf, LiteserverPool } from "@tongate/lite-proxy";
+import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
 import {
   BlocksIndexedPublisher,
   eventNetworkOf,
@@ -146,7 +146,7 @@ const chainOption: OptionSpec = { name: "global-config", description: "TON globa
 const networkOption = (fallback?: string): OptionSpec => ({
   name: "network",
   default: fallback,
-  description: "the chain lite-proxy reads: a network whose global config is bundled in services/lite-proxy/global-config (mainnet)" + (fallback === "localnet" ? ", or localnet (run in this process)" : ""),
+  description: "the chain lite-proxy reads: a network whose global config is bundled in packages/liteclient/global-config (mainnet)" + (fallback === "localnet" ? ", or localnet (run in this process)" : ""),
 });
 
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {

@@ -1,7 +1,8 @@
 // Every service module tongate can host, by name, and how a process hosts several of them.
 import type { DescService } from "@bufbuild/protobuf";
 import { indexService } from "@tongate/indexer";
-import { globalConfigOf, LiteserverPool, liteProxyService } from "@tongate/lite-proxy";
+import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
+import { liteProxyService } from "@tongate/lite-proxy";
 import { rateLimitService } from "@tongate/ratelimit";
 import { ConfigError, inProcessTransport, openBus, remoteTransport, type Logger, type RunningService, type ServiceModule } from "@tongate/runtime";
 

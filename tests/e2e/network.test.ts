@@ -6,11 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { int32ToIpv4 } from "@tongate/lite-proxy";
+import { int32ToIpv4 } from "@tongate/liteclient";
 import { freePort, startProcess, stopProcess } from "../../bench/support/processes.js";
 
 const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
-const MAINNET = JSON.parse(readFileSync(new URL("../../services/lite-proxy/global-config/mainnet.json", import.meta.url), "utf8"));
+const MAINNET = JSON.parse(readFileSync(new URL("../../packages/liteclient/global-config/mainnet.json", import.meta.url), "utf8"));
 const started: ChildProcess[] = [];
 
 afterAll(async () => {

@@ -1,18 +1,13 @@
 // Shapes of the lite_api.tl objects this package reads, as @tongate/tl decodes them (snake_case fields, int256
 // and bytes as Buffer, long as bigint), with runtime checks: answers come from an untrusted server.
-import type { TlObject } from "@tongate/tl";
+import type { TlObject, TonNodeBlockIdExt as TlTonNodeBlockIdExt } from "@tongate/tl";
 import { fail } from "./errors.js";
 
-/** tonNode.blockIdExt workchain:int shard:long seqno:int root_hash:int256 file_hash:int256. */
-export interface TonNodeBlockIdExt {
-  kind?: string;
-  workchain: number;
-  /** As decoded (signed 64-bit); 0x8000000000000000 may appear as -9223372036854775808n. */
-  shard: bigint;
-  seqno: number;
-  root_hash: Buffer;
-  file_hash: Buffer;
-}
+/**
+ * tonNode.blockIdExt workchain:int shard:long seqno:int root_hash:int256 file_hash:int256: the type generated from
+ * lite_api.tl (shard as decoded, signed 64-bit: 0x8000000000000000 appears as -9223372036854775808n), `kind` optional.
+ */
+export type TonNodeBlockIdExt = Omit<TlTonNodeBlockIdExt, "kind"> & { kind?: string };
 
 /** liteServer.accountId workchain:int id:int256. */
 export interface LiteServerAccountId {

@@ -4,7 +4,7 @@
 // and /healthz of what was stored.
 import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
-import { LiteserverPool } from "@tongate/lite-proxy";
+import { LiteserverPool } from "@tongate/liteclient";
 import { type BusMessage, InProcessBus, serveMetrics } from "@tongate/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";

@@ -7,7 +7,7 @@
 // a split_state after a merge.
 import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
-import { LiteserverPool } from "@tongate/lite-proxy";
+import { LiteserverPool } from "@tongate/liteclient";
 import { accountNoneCell, SHARD_FULL, shardChildren, shardHashesList, shardParent } from "@tongate/block";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
@@ -32,17 +32,14 @@ async function rows<T>(query: string): Promise<T[]> {
 async function listed(mc: number): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const list = async (id: { workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer }) => {
-    const tlId = { kind: "tonNode.blockIdExt", workchain: id.workchain, shard: BigInt.asIntN(64, id.shard), seqno: id.seqno, root_hash: id.rootHash, file_hash: id.fileHash };
-    let after: object | undefined;
+    const tlId = { kind: "tonNode.blockIdExt" as const, workchain: id.workchain, shard: BigInt.asIntN(64, id.shard), seqno: id.seqno, root_hash: id.rootHash, file_hash: id.fileHash };
+    let after: { kind: "liteServer.transactionId3"; account: Buffer; lt: bigint } | undefined;
     for (;;) {
-      const r = (await pool.query({ kind: "liteServer.listBlockTransactions", id: tlId, mode: 7 | (after ? 128 : 0), count: 100, after })) as unknown as {
-        ids: { account: Buffer; lt: bigint; hash: Buffer }[];
-        incomplete: boolean;
-      };
-      for (const t of r.ids) out.set(t.hash.toString("base64"), `${id.workchain}:${id.shard.toString(16)}:${id.seqno}`);
+      const r = await pool.query({ kind: "liteServer.listBlockTransactions", id: tlId, mode: 7 | (after ? 128 : 0), count: 100, after });
+      for (const t of r.ids) out.set(t.hash!.toString("base64"), `${id.workchain}:${id.shard.toString(16)}:${id.seqno}`);
       if (!r.incomplete || r.ids.length === 0) return;
       const last = r.ids.at(-1)!;
-      after = { kind: "liteServer.transactionId3", account: last.account, lt: last.lt };
+      after = { kind: "liteServer.transactionId3", account: last.account!, lt: last.lt! }; // mode 7: account, lt and hash are there
     }
   };
   for (let s = 1; s <= mc; s++) {

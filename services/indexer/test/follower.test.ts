@@ -4,7 +4,7 @@
 // the checkpoint with the next block only; followChain keeps up with new blocks and stops on abort.
 import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
-import { LiteserverPool } from "@tongate/lite-proxy";
+import { LiteserverPool } from "@tongate/liteclient";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";

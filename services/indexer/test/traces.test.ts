@@ -5,7 +5,7 @@
 // same traces rows and transactions.trace_id; followChain after a failed round as well.
 import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
-import { LiteserverPool } from "@tongate/lite-proxy";
+import { LiteserverPool } from "@tongate/liteclient";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";

@@ -2,11 +2,11 @@
 // proven starting point (the account's last transaction in its proven state, or a client's lt + hash)
 // back through liteServer.getTransactions pages, each page checked as a hash chain (every transaction
 // hashes to the prev_trans_hash of the one after it).
-import { verifyAccountState, verifyTransactionList, type AccountAddress, type VerifiedTransaction } from "@tongate/proof";
+import { verifyTransactionList, type AccountAddress, type VerifiedTransaction } from "@tongate/proof";
 import { formatRaw } from "@tongate/ton";
-import { orNotFound, tlBlockId, type BlockId } from "./block-lookup.js";
+import { orNotFound } from "./block-lookup.js";
 import { verified } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import { getAccountState, type PoolSession } from "@tongate/liteclient";
 
 /** A transaction reference; lt 0 is "no transaction" (the end of an account's history). */
 export interface TxCursor {
@@ -17,13 +17,12 @@ export interface TxCursor {
 /** A liteserver answers at most 16 transactions per getTransactions. */
 const PAGE = 16;
 
-const accountId = (a: AccountAddress) => ({ kind: "liteServer.accountId", workchain: a.workchain, id: a.id });
+const accountId = (a: AccountAddress) => ({ kind: "liteServer.accountId" as const, workchain: a.workchain, id: a.id });
 
 /** The account's last transaction (lt 0 when it has none), from its state at the latest masterchain block, proof checked. */
 export async function lastTransaction(s: PoolSession, method: string, account: AccountAddress): Promise<TxCursor> {
-  const mc = ((await s.query({ kind: "liteServer.getMasterchainInfo" })) as unknown as { last: BlockId }).last;
-  const answer = await s.query({ kind: "liteServer.getAccountState", id: tlBlockId(mc), account: accountId(account) });
-  const sa = verified(method, () => verifyAccountState(answer, mc, account)).shardAccount;
+  const mc = (await s.query({ kind: "liteServer.getMasterchainInfo" })).last;
+  const sa = (await getAccountState(s, mc, account)).state.shardAccount;
   return sa ? { lt: sa.lastTransLt, hash: sa.lastTransHash } : { lt: 0n, hash: Buffer.alloc(32) };
 }
 

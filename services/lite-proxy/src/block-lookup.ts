@@ -3,18 +3,14 @@
 // hashes out. Also the error rule these methods share: "not in db" is a 404 naming what was missing
 // (a failed proof check, a 502, is chain.ts's verified()).
 import { shardIntersects, type BlockInfo } from "@tongate/block";
-import { verifyBlockHeader, type LiteServerBlockHeader, type TonNodeBlockIdExt } from "@tongate/proof";
+import { verifyBlockHeader } from "@tongate/proof";
 import { apiError } from "@tongate/runtime";
 import { parseHash } from "@tongate/ton";
-import type { TlObject } from "@tongate/tl";
-import { MASTERCHAIN_SHARD, verified } from "./chain.js";
-import { LiteServerError, type PoolSession } from "./pool/index.js";
+import type { LiteServerBlockHeader } from "@tongate/tl";
+import { verified } from "./chain.js";
+import { LiteServerError, MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt, type PoolSession } from "@tongate/liteclient";
 import { withInput } from "./utils.js";
 
-export type BlockId = TonNodeBlockIdExt;
-
-/** A block id as a lite_api tonNode.blockIdExt. */
-export const tlBlockId = (b: BlockId): TlObject => ({ kind: "tonNode.blockIdExt", workchain: b.workchain, shard: b.shard, seqno: b.seqno, root_hash: b.root_hash, file_hash: b.file_hash });
 
 /** "(workchain,shard hex,seqno)", as liteservers name blocks. */
 export const blockName = (b: { workchain: number; shard: bigint; seqno?: number }) =>
@@ -31,7 +27,7 @@ export async function orNotFound<T>(answer: Promise<T>, what: string, hint = "")
 }
 
 export interface BlockHeader {
-  id: BlockId;
+  id: BlockIdExt;
   globalId: number;
   info: BlockInfo;
 }
@@ -52,7 +48,7 @@ const describe = (by: BlockSelector) => ("seqno" in by ? `seqno ${by.seqno}` : "
  */
 export async function findBlock(s: PoolSession, method: string, workchain: number, shard: bigint, by: BlockSelector): Promise<BlockHeader | null> {
   checkShard(shard);
-  let answer: TlObject;
+  let answer: LiteServerBlockHeader;
   try {
     answer = await s.query({
       kind: "liteServer.lookupBlock",
@@ -66,7 +62,7 @@ export async function findBlock(s: PoolSession, method: string, workchain: numbe
     throw e;
   }
   // The answer's mode is the lookup's (1 seqno, 2 lt, 4 utime), not getBlockHeader's list of included parts.
-  const header = { ...(answer as unknown as LiteServerBlockHeader), mode: 0 };
+  const header = { ...answer, mode: 0 };
   const h = verified(method, () => verifyBlockHeader(header, header.id));
   const asked = "seqno" in by ? h.id.seqno === by.seqno : true;
   if (h.id.workchain !== workchain || !asked || !shardIntersects(BigInt.asUintN(64, h.id.shard), BigInt.asUintN(64, shard))) {
@@ -83,9 +79,9 @@ export async function lookupBlock(s: PoolSession, method: string, workchain: num
 }
 
 /** The masterchain block with this seqno, or the latest one. */
-export async function masterchainBlock(s: PoolSession, method: string, seqno: number | undefined): Promise<BlockId> {
+export async function masterchainBlock(s: PoolSession, method: string, seqno: number | undefined): Promise<BlockIdExt> {
   if (seqno !== undefined) return (await lookupBlock(s, method, -1, MASTERCHAIN_SHARD, { seqno })).id;
-  return ((await s.query({ kind: "liteServer.getMasterchainInfo" })) as unknown as { last: BlockId }).last;
+  return (await s.query({ kind: "liteServer.getMasterchainInfo" })).last;
 }
 
 /** A block as the API's parameters give it: root_hash and file_hash are optional (looked up when left out). */
@@ -114,7 +110,7 @@ async function lookupRef(s: PoolSession, method: string, ref: BlockRef, hashes: 
 }
 
 /** The full id of `ref`: as given when both hashes are, else looked up. */
-export async function resolveBlockId(s: PoolSession, method: string, ref: BlockRef): Promise<BlockId> {
+export async function resolveBlockId(s: PoolSession, method: string, ref: BlockRef): Promise<BlockIdExt> {
   const { root, file } = givenHashes(ref);
   if (root && file) return { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno, root_hash: root, file_hash: file };
   return (await lookupRef(s, method, ref, { root, file })).id;
@@ -124,7 +120,7 @@ export async function resolveBlockId(s: PoolSession, method: string, ref: BlockR
 export async function blockHeader(s: PoolSession, method: string, ref: BlockRef): Promise<BlockHeader> {
   const { root, file } = givenHashes(ref);
   if (!(root && file)) return lookupRef(s, method, ref, { root, file });
-  const id: BlockId = { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno, root_hash: root, file_hash: file };
+  const id: BlockIdExt = { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno, root_hash: root, file_hash: file };
   const answer = await orNotFound(s.query({ kind: "liteServer.getBlockHeader", id: tlBlockId(id), mode: 0 }), `block ${blockName(id)} with the given hashes`);
   const h = verified(method, () => verifyBlockHeader(answer, id));
   return { id: h.id, globalId: h.globalId, info: h.info };

@@ -2,10 +2,11 @@
 // 256 per answer): `count` of them after an optional (account, lt) cursor, with whether more follow. Every
 // answer carries a Merkle proof of the block's account blocks (want_proof), checked against the block id.
 import type { Cell } from "@ton/core";
-import { verifyBlockTransactions, verifyBlockTransactionsExt, type LiteServerBlockTransactions } from "@tongate/proof";
-import { blockName, orNotFound, tlBlockId, type BlockId } from "./block-lookup.js";
+import { verifyBlockTransactions, verifyBlockTransactionsExt } from "@tongate/proof";
+import { blockName, orNotFound } from "./block-lookup.js";
+import { tlBlockId, type BlockIdExt } from "@tongate/liteclient";
 import { verified } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 
 /** A position in a block's listing: strictly after this account's transaction at this lt. */
 export interface TxPosition {
@@ -43,19 +44,19 @@ async function listing<T extends TxPosition>(count: number, after: TxPosition | 
   return { items, incomplete };
 }
 
-const query = (kind: string, id: BlockId, n: number, after?: TxPosition) => ({
+const query = <K extends "liteServer.listBlockTransactions" | "liteServer.listBlockTransactionsExt">(kind: K, id: BlockIdExt, n: number, after?: TxPosition) => ({
   kind,
   id: tlBlockId(id),
   mode: FIELDS | WANT_PROOF | (after ? AFTER : 0),
   count: n,
-  after: after ? { kind: "liteServer.transactionId3", account: after.account, lt: after.lt } : undefined,
+  after: after ? { kind: "liteServer.transactionId3" as const, account: after.account, lt: after.lt } : undefined,
   want_proof: true,
 });
 
 /** Short ids (account, lt, hash) of the block's transactions. */
-export function blockTransactionIds(s: PoolSession, method: string, id: BlockId, count: number, after?: TxPosition): Promise<{ items: BlockTxId[]; incomplete: boolean }> {
+export function blockTransactionIds(s: PoolSession, method: string, id: BlockIdExt, count: number, after?: TxPosition): Promise<{ items: BlockTxId[]; incomplete: boolean }> {
   return listing(count, after, async (n, a) => {
-    const answer = (await orNotFound(s.query(query("liteServer.listBlockTransactions", id, n, a)), `block ${blockName(id)}`)) as unknown as LiteServerBlockTransactions;
+    const answer = (await orNotFound(s.query(query("liteServer.listBlockTransactions", id, n, a)), `block ${blockName(id)}`));
     const v = verified(method, () => verifyBlockTransactions(answer, id, { after: a }));
     // Without want_proof, which tonlib does not ask for: the mode toncenter shows (7, or 135 after a cursor).
     return { items: v.ids.map((t, i) => ({ ...t, mode: answer.ids[i]!.mode & ~WANT_PROOF })), incomplete: v.incomplete };
@@ -63,7 +64,7 @@ export function blockTransactionIds(s: PoolSession, method: string, id: BlockId,
 }
 
 /** The block's transactions, whole. */
-export function blockTransactions(s: PoolSession, method: string, id: BlockId, count: number, after?: TxPosition): Promise<{ items: BlockTx[]; incomplete: boolean }> {
+export function blockTransactions(s: PoolSession, method: string, id: BlockIdExt, count: number, after?: TxPosition): Promise<{ items: BlockTx[]; incomplete: boolean }> {
   return listing(count, after, async (n, a) => {
     const answer = await orNotFound(s.query(query("liteServer.listBlockTransactionsExt", id, n, a)), `block ${blockName(id)}`);
     const v = verified(method, () => verifyBlockTransactionsExt(answer, id, { after: a }));

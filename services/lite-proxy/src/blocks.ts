@@ -7,10 +7,8 @@ import {
   sameBlockId,
   verifyAllShardsInfo,
   verifyPartialBlockProof,
-  type LiteServerBlockLinkBack,
-  type LiteServerBlockLinkForward,
-  type LiteServerPartialBlockProof,
 } from "@tongate/proof";
+import type { LiteServerBlockLinkBack, LiteServerPartialBlockProof } from "@tongate/tl";
 import {
   BlockLinkBackSchema,
   BlockSignatureSchema,
@@ -29,42 +27,33 @@ import {
   type LookupBlockRequest,
 } from "@tongate/proto/gen/tongate/v2/blocks_pb.js";
 import { apiError } from "@tongate/runtime";
-import {
-  blockHeader,
-  blockName,
-  lookupBlock,
-  masterchainBlock,
-  orNotFound,
-  tlBlockId,
-  type BlockHeader,
-  type BlockId,
-  type BlockSelector,
-} from "./block-lookup.js";
+import { blockHeader, blockName, lookupBlock, masterchainBlock, orNotFound, type BlockHeader, type BlockSelector } from "./block-lookup.js";
+import { tlBlockId, type BlockIdExt } from "@tongate/liteclient";
 import { MASTERCHAIN_SHARD, verified, type ChainReader } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 import { tonBlockId } from "./values.js";
 
 /** The zero state of the masterchain as a block id (seqno 0): the block before masterchain block 1. */
-async function zeroState(s: PoolSession): Promise<BlockId> {
-  const info = (await s.query({ kind: "liteServer.getMasterchainInfo" })) as unknown as { init: { root_hash: Buffer; file_hash: Buffer } };
+async function zeroState(s: PoolSession): Promise<BlockIdExt> {
+  const info = await s.query({ kind: "liteServer.getMasterchainInfo" });
   return { workchain: -1, shard: MASTERCHAIN_SHARD, seqno: 0, root_hash: info.init.root_hash, file_hash: info.init.file_hash };
 }
 
 /** liteServer.getBlockProof from `from` to `to` (mode 0x1001: with the target, relative to the newer of the two), verified and complete. */
-async function blockProof(s: PoolSession, method: string, from: BlockId, to: BlockId): Promise<LiteServerPartialBlockProof> {
+async function blockProof(s: PoolSession, method: string, from: BlockIdExt, to: BlockIdExt): Promise<LiteServerPartialBlockProof> {
   const answer = (await orNotFound(
     s.query({ kind: "liteServer.getBlockProof", mode: 0x1001, known_block: tlBlockId(from), target_block: tlBlockId(to) }),
     `the proof from masterchain block ${from.seqno} to ${to.seqno}`,
-  )) as unknown as LiteServerPartialBlockProof;
+  ));
   const v = verified(method, () => verifyPartialBlockProof(answer, from, to));
   if (!v.complete) throw apiError(502, `${method}: the liteserver's proof from masterchain block ${from.seqno} to ${to.seqno} is incomplete`);
   return answer;
 }
 
 /** The ids of the blocks before a block (one, or two after a merge), from its header's prev_ref. */
-function prevBlocks(h: BlockHeader): BlockId[] {
+function prevBlocks(h: BlockHeader): BlockIdExt[] {
   const shard = BigInt.asUintN(64, h.id.shard);
-  const id = (s: bigint, r: ExtBlkRef): BlockId => ({ workchain: h.id.workchain, shard: BigInt.asIntN(64, s), seqno: r.seqNo, root_hash: r.rootHash, file_hash: r.fileHash });
+  const id = (s: bigint, r: ExtBlkRef): BlockIdExt => ({ workchain: h.id.workchain, shard: BigInt.asIntN(64, s), seqno: r.seqNo, root_hash: r.rootHash, file_hash: r.fileHash });
   const prev: BlkPrevInfo = h.info.prevRef;
   if (prev.type === "prev_blks_info") {
     const [left, right] = shardChildren(shard);
@@ -86,7 +75,7 @@ export function blocksMethods(chain: ChainReader) {
         const prev = req.seqno === 1 ? await zeroState(s) : (await lookupBlock(s, method, -1, MASTERCHAIN_SHARD, { seqno: req.seqno - 1 })).id;
         const last = (await blockProof(s, method, prev, target)).steps.at(-1);
         if (last?.kind !== "liteServer.blockLinkForward") throw apiError(502, `${method}: the liteserver's proof of masterchain block ${req.seqno} carries no signatures`);
-        const signatures = (last as LiteServerBlockLinkForward).signatures.signatures;
+        const signatures = last.signatures.signatures;
         return create(GetMasterchainBlockSignaturesResponseSchema, {
           id: tonBlockId(target),
           signatures: signatures.map((x) => create(BlockSignatureSchema, { nodeIdShort: x.node_id_short, signature: x.signature })),
@@ -104,21 +93,19 @@ export function blocksMethods(chain: ChainReader) {
       return chain.withSession(method, async (s) => {
         const block = (await lookupBlock(s, method, req.workchain, req.shard, { seqno: req.seqno })).id;
         const from = await masterchainBlock(s, method, req.fromSeqno);
-        const answer = (await orNotFound(s.query({ kind: "liteServer.getShardBlockProof", id: tlBlockId(block) }), `the proof of block ${blockName(block)}`)) as unknown as {
-          masterchain_id: BlockId;
-          links: { id: BlockId; proof: Buffer }[];
-        };
+        const answer = (await orNotFound(s.query({ kind: "liteServer.getShardBlockProof", id: tlBlockId(block) }), `the proof of block ${blockName(block)}`));
         const mc = answer.masterchain_id;
         if (from.seqno < mc.seqno) {
           throw apiError(422, `from_seqno: masterchain block ${from.seqno} is older than block ${mc.seqno}, the first to commit block ${blockName(block)}`);
         }
         const back = sameBlockId(from, mc) ? [] : (await blockProof(s, method, from, mc)).steps;
-        if (back.some((l) => l.kind !== "liteServer.blockLinkBack")) throw apiError(502, `${method}: the liteserver's proof back to masterchain block ${mc.seqno} has a forward link`);
+        const backLinks = back.filter((l): l is LiteServerBlockLinkBack => l.kind === "liteServer.blockLinkBack");
+        if (backLinks.length !== back.length) throw apiError(502, `${method}: the liteserver's proof back to masterchain block ${mc.seqno} has a forward link`);
         return create(GetShardBlockProofResponseSchema, {
           from: tonBlockId(from),
           mcId: tonBlockId(mc),
           links: answer.links.map((l) => create(ShardBlockLinkSchema, { id: tonBlockId(l.id), proof: l.proof })),
-          mcProof: (back as LiteServerBlockLinkBack[]).map((l) =>
+          mcProof: backLinks.map((l) =>
             create(BlockLinkBackSchema, {
               toKeyBlock: l.to_key_block,
               from: tonBlockId(l.from),
@@ -185,10 +172,7 @@ export function blocksMethods(chain: ChainReader) {
     getOutMsgQueueSize() {
       const method = "getOutMsgQueueSize";
       return chain.withSession(method, async (s) => {
-        const answer = (await s.query({ kind: "liteServer.getOutMsgQueueSizes", mode: 0 })) as unknown as {
-          shards: { id: BlockId; size: number }[];
-          ext_msg_queue_size_limit: number;
-        };
+        const answer = await s.query({ kind: "liteServer.getOutMsgQueueSizes", mode: 0 });
         return create(GetOutMsgQueueSizeResponseSchema, {
           shards: answer.shards.map((x) => create(OutMsgQueueSizeSchema, { id: tonBlockId(x.id), size: x.size })),
           extMsgQueueSizeLimit: answer.ext_msg_queue_size_limit,

@@ -3,21 +3,13 @@
 // pool errors turned into toncenter's HTTP statuses.
 import { createHash } from "node:crypto";
 import { Address, Cell, loadAccount } from "@ton/core";
-import type { TlObject } from "@tongate/tl";
+import type { LiteServerMasterchainInfo } from "@tongate/tl";
 import { ConnectError } from "@connectrpc/connect";
 import { apiError, LruMap } from "@tongate/runtime";
 import { ProofError, verifyAccountState, type VerifiedAccountState } from "@tongate/proof";
-import { LiteServerError, PoolError, toApiError, type LiteserverPool, type PoolSession, type SessionOptions } from "./pool/index.js";
+import { LiteServerError, LiteserverProofError, MASTERCHAIN_SHARD, PoolError, toApiError, type BlockIdExt, type LiteserverPool, type PoolSession, type SessionOptions } from "@tongate/liteclient";
 
-export const MASTERCHAIN_SHARD = -(2n ** 63n);
-
-export interface BlockIdExt {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  root_hash: Buffer;
-  file_hash: Buffer;
-}
+export { MASTERCHAIN_SHARD, type BlockIdExt } from "@tongate/liteclient";
 
 export type AccountStatus = "uninitialized" | "active" | "frozen";
 
@@ -42,6 +34,7 @@ export function verified<T>(method: string, check: () => T): T {
     return check();
   } catch (e) {
     if (e instanceof ProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.message}`);
+    if (e instanceof LiteserverProofError) throw apiError(502, `${method}: the liteserver's answer failed proof verification: ${e.proofError.message}`);
     throw e;
   }
 }
@@ -52,6 +45,7 @@ export function asApiError(err: unknown, what: string): Error {
     if (err.notInDb) return apiError(404, `${what}: not found on the liteserver (${err.message}); for old data try archival=true`);
     return apiError(500, `${what}: ${err.message}`);
   }
+  if (err instanceof LiteserverProofError) return apiError(502, `${what}: the liteserver's answer failed proof verification: ${err.proofError.message}`);
   if (err instanceof PoolError) return toApiError(err);
   return err instanceof Error ? err : new Error(String(err));
 }
@@ -117,10 +111,10 @@ export class ChainReader {
     return this.pool?.consensus ?? null;
   }
 
-  async masterchainInfo(method: string): Promise<{ last: BlockIdExt; state_root_hash: Buffer; init: { workchain: number; root_hash: Buffer; file_hash: Buffer } }> {
+  async masterchainInfo(method: string): Promise<LiteServerMasterchainInfo> {
     const s = this.session(method);
     try {
-      return (await s.query({ kind: "liteServer.getMasterchainInfo" })) as never;
+      return await s.query({ kind: "liteServer.getMasterchainInfo" });
     } catch (e) {
       throw asApiError(e, method);
     }
@@ -128,8 +122,8 @@ export class ChainReader {
 
   /** The masterchain block with this seqno (lookupBlock), or the latest. */
   async mcBlock(s: PoolSession, seqno: number | undefined): Promise<BlockIdExt> {
-    if (seqno === undefined) return ((await s.query({ kind: "liteServer.getMasterchainInfo" })) as TlObject & { last: BlockIdExt }).last;
-    const r = (await s.query({ kind: "liteServer.lookupBlock", mode: 1, id: { kind: "tonNode.blockId", workchain: -1, shard: MASTERCHAIN_SHARD, seqno }, lt: undefined, utime: undefined })) as TlObject & { id: BlockIdExt };
+    if (seqno === undefined) return (await s.query({ kind: "liteServer.getMasterchainInfo" })).last;
+    const r = (await s.query({ kind: "liteServer.lookupBlock", mode: 1, id: { kind: "tonNode.blockId", workchain: -1, shard: MASTERCHAIN_SHARD, seqno }, lt: undefined, utime: undefined }));
     return r.id;
   }
 
@@ -152,7 +146,7 @@ export class ChainReader {
    */
   async verifiedAccount(s: PoolSession, method: string, address: Address, block: BlockIdExt): Promise<VerifiedAccount> {
     const answer = await s.query({ kind: "liteServer.getAccountState", id: { kind: "tonNode.blockIdExt", ...block }, account: { kind: "liteServer.accountId", workchain: address.workChain, id: address.hash } });
-    const digest = answerDigest(block, address, answer as Partial<AccountStateBytes>);
+    const digest = answerDigest(block, address, answer);
     const known = digest === undefined ? undefined : this.verifiedAccounts.get(digest);
     if (known) return known;
     const state = verified(method, () => verifyAccountState(answer, { kind: "tonNode.blockIdExt", ...block }, { workchain: address.workChain, id: address.hash }));

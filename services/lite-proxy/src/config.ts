@@ -3,7 +3,7 @@
 // addressed by its hash, so each returned library cell is checked to hash to what was asked.
 import { create } from "@bufbuild/protobuf";
 import { beginCell, Cell } from "@ton/core";
-import { verifyConfig, type ConfigRequest } from "@tongate/proof";
+import type { ConfigRequest } from "@tongate/proof";
 import {
   GetConfigAllResponseSchema,
   GetConfigParamResponseSchema,
@@ -16,21 +16,18 @@ import {
 import { TvmCellSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import { apiError } from "@tongate/runtime";
 import { parseHash } from "@tongate/ton";
-import { masterchainBlock, tlBlockId } from "./block-lookup.js";
-import { verified, type ChainReader } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import { masterchainBlock } from "./block-lookup.js";
+import type { ChainReader } from "./chain.js";
+import { getConfig, type PoolSession } from "@tongate/liteclient";
 import { boc } from "./transaction-view.js";
 import { withInput } from "./utils.js";
 
 /** A liteserver answers at most 16 libraries per getLibraries. */
 const LIBRARIES_PER_QUERY = 16;
 
-/** The proven configuration at masterchain block `seqno` (the latest when omitted). */
+/** The proven configuration at masterchain block `seqno` (the latest when omitted); a failed proof is a LiteserverProofError (502). */
 async function config(s: PoolSession, method: string, seqno: number | undefined, request: ConfigRequest) {
-  const id = await masterchainBlock(s, method, seqno);
-  const query = "all" in request ? { kind: "liteServer.getConfigAll", mode: 0, id: tlBlockId(id) } : { kind: "liteServer.getConfigParams", mode: 0, id: tlBlockId(id), param_list: request.params };
-  const answer = await s.query(query);
-  return verified(method, () => verifyConfig(answer, id, request));
+  return getConfig(s, await masterchainBlock(s, method, seqno), request);
 }
 
 const tvmCell = (cell: Cell) => create(TvmCellSchema, { bytes: boc(cell) });
@@ -64,7 +61,7 @@ export function configMethods(chain: ChainReader) {
         const result = [];
         for (let i = 0; i < hashes.length; i += LIBRARIES_PER_QUERY) {
           const asked = hashes.slice(i, i + LIBRARIES_PER_QUERY);
-          const answer = (await s.query({ kind: "liteServer.getLibraries", library_list: asked })) as unknown as { result: { hash: Buffer; data: Buffer }[] };
+          const answer = await s.query({ kind: "liteServer.getLibraries", library_list: asked });
           for (const lib of answer.result) {
             let cell: Cell | undefined;
             try {

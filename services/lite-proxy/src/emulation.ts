@@ -5,9 +5,8 @@
 import { beginCell, Cell, CellType, Dictionary, loadAccount, type Account, type Address } from "@ton/core";
 import { Executor } from "@ton/sandbox";
 import { ProofError, verifyConfig, type VerifiedAccountState } from "@tongate/proof";
-import type { TlObject } from "@tongate/tl";
 import { verified, type BlockIdExt, type ChainReader, type VerifiedAccount } from "./chain.js";
-import type { PoolSession } from "./pool/index.js";
+import { tlBlockId, type PoolSession } from "@tongate/liteclient";
 
 let executor: Promise<Executor> | undefined;
 
@@ -17,7 +16,6 @@ export function emulator(): Promise<Executor> {
   return executor;
 }
 
-const tlBlock = (b: BlockIdExt) => ({ kind: "tonNode.blockIdExt", ...b });
 
 export interface AccountAtBlock {
   /** The masterchain block the state was read at. */
@@ -62,8 +60,8 @@ export function blockConfig(s: PoolSession, method: string, block: BlockIdExt): 
   let config = configs.get(key);
   if (!config) {
     config = (async () => {
-      const answer = await s.query({ kind: "liteServer.getConfigAll", mode: 0, id: tlBlock(block) });
-      const v = verified(method, () => verifyConfig(answer, tlBlock(block), { all: true }));
+      const answer = await s.query({ kind: "liteServer.getConfigAll", mode: 0, id: tlBlockId(block) });
+      const v = verified(method, () => verifyConfig(answer, tlBlockId(block), { all: true }));
       return beginCell().storeDictDirect(v.params).endCell().toBoc().toString("base64");
     })();
     configs.set(key, config);
@@ -99,7 +97,7 @@ export const emptyLibraries = (): Libraries => Dictionary.empty(Dictionary.Keys.
 export async function fetchLibraries(s: PoolSession, method: string, hashes: Buffer[], libs: Libraries): Promise<void> {
   const missing = hashes.filter((h) => !libs.has(h));
   for (let i = 0; i < missing.length; i += 16) {
-    const answer = (await s.query({ kind: "liteServer.getLibraries", library_list: missing.slice(i, i + 16) })) as TlObject & { result: { hash: Buffer; data: Buffer }[] };
+    const answer = await s.query({ kind: "liteServer.getLibraries", library_list: missing.slice(i, i + 16) });
     for (const e of answer.result) {
       const cell = verified(method, () => {
         const c = Cell.fromBoc(e.data)[0];

@@ -12,7 +12,7 @@ import { beginCell, Cell, contractAddress, external, loadTransaction, storeMessa
 import { apiError } from "@tongate/runtime";
 import type { BlockIdExt, ChainReader } from "./chain.js";
 import { blockConfig, emptyLibraries, emulator, fetchLibraries, libraryRefs, librariesCell, readAccount, type AccountAtBlock } from "./emulation.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 
 export interface Fees {
   inFwdFee: bigint;

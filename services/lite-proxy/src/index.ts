@@ -2,10 +2,10 @@
 // the chain methods read it through the pool (the liteservers of a TON global
 // config: the localnet's in `tongate start`, --global-config FILE, or the one
 // bundled for --network). Methods not implemented yet answer 501 (Unimplemented).
-import { readdirSync, readFileSync } from "node:fs";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { ConfigError, defineService } from "@tongate/runtime";
+import { defineService } from "@tongate/runtime";
+import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
 import { chainMethods } from "./accounts.js";
 import { blocksMethods } from "./blocks.js";
 import { ChainReader } from "./chain.js";
@@ -15,37 +15,9 @@ import { sendMethods } from "./send.js";
 import { tokensMethods } from "./tokens.js";
 import { transactionsMethods } from "./transactions.js";
 import { walletsMethods } from "./wallets.js";
-import { LiteserverPool } from "./pool/index.js";
 import { utils } from "./utils.js";
 
-export { LiteserverPool, int32ToIpv4 } from "./pool/index.js";
 export { libraryRefs } from "./emulation.js";
-
-/** Global configs of the public networks, `<network>.json` (copies of ton.org's). */
-const BUNDLED = new URL("../global-config/", import.meta.url);
-
-function readConfig(flag: string, file: string | URL): unknown {
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new ConfigError(`${flag}: ${(e as Error).message}`);
-  }
-}
-
-/** The chain's global config: given in-process (start's localnet), --global-config FILE, or --network's bundled one. */
-export function globalConfigOf(options: Record<string, unknown>): unknown {
-  if (options.globalConfig) return options.globalConfig;
-  const path = options["global-config"];
-  if (typeof path === "string" && path) return readConfig(`--global-config ${path}`, path);
-  const network = options.network;
-  if (typeof network !== "string" || !network) return undefined;
-  const bundled = readdirSync(BUNDLED).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5));
-  if (!bundled.includes(network)) {
-    const localnet = network === "localnet" ? "; localnet is only run by `tongate start` (for a separate `tongate localnet`, give --global-config its --write-global-config FILE)" : "";
-    throw new ConfigError(`--network ${network}: no global config bundled for it (bundled: ${bundled.join(", ")})${localnet}; --global-config FILE names any other`);
-  }
-  return readConfig(`--network ${network}`, new URL(`${network}.json`, BUNDLED));
-}
 
 export const liteProxyService = defineService({
   name: "lite-proxy",

@@ -8,10 +8,11 @@ import { shardForAccount, shardToSigned } from "@tongate/block";
 import { verifyTransactionInfo, type AccountAddress } from "@tongate/proof";
 import { apiError } from "@tongate/runtime";
 import { formatFriendly } from "@tongate/ton";
-import { blockName, findBlock, lookupBlock, tlBlockId, type BlockHeader } from "./block-lookup.js";
+import { blockName, findBlock, lookupBlock, type BlockHeader } from "./block-lookup.js";
+import { tlBlockId } from "@tongate/liteclient";
 import { verified } from "./chain.js";
 import { blockTransactionIds } from "./block-transactions.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 
 export type Side = "source" | "destination";
 

@@ -20,7 +20,7 @@ import {
 } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { asApiError, type ChainReader } from "./chain.js";
 import { estimateFees, type Fees } from "./fee-estimate.js";
-import { LiteServerError } from "./pool/index.js";
+import { LiteServerError } from "@tongate/liteclient";
 import { addressParam, bocParam } from "./values.js";
 
 const BROADCAST_SERVERS = 5;

@@ -20,11 +20,12 @@ import {
 } from "@tongate/proto/gen/tongate/v2/transactions_pb.js";
 import { formatRaw, parseAddress, parseHash } from "@tongate/ton";
 import { accountTransactions, lastTransaction, type TxCursor } from "./account-history.js";
-import { resolveBlockId, type BlockId } from "./block-lookup.js";
+import { resolveBlockId } from "./block-lookup.js";
+import { type BlockIdExt } from "@tongate/liteclient";
 import { blockTransactionIds, blockTransactions, type TxPosition } from "./block-transactions.js";
 import type { ChainReader } from "./chain.js";
 import { locateTransaction, type Side } from "./locate-transaction.js";
-import type { PoolSession } from "./pool/index.js";
+import type { PoolSession } from "@tongate/liteclient";
 import { transaction, transactionExt, transactionStd } from "./transaction-view.js";
 import { withInput } from "./utils.js";
 import { addressParam, tonBlockId, transactionId } from "./values.js";
@@ -55,7 +56,7 @@ function afterOf(req: BlockTxRequest): TxPosition | undefined {
 }
 
 /** The block of a getBlockTransactions(Ext) request and its listing, run on one session. */
-function blockListing<T>(chain: ChainReader, method: string, req: BlockTxRequest, list: (s: PoolSession, method: string, id: BlockId, count: number, after?: TxPosition) => Promise<T>) {
+function blockListing<T>(chain: ChainReader, method: string, req: BlockTxRequest, list: (s: PoolSession, method: string, id: BlockIdExt, count: number, after?: TxPosition) => Promise<T>) {
   const count = req.count ?? DEFAULT_BLOCK_TX_COUNT;
   const after = afterOf(req);
   return chain.withSession(method, async (s) => {

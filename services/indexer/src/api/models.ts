@@ -15,11 +15,12 @@ import {
   TransactionDescrSchema,
   TransactionSchema,
 } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import { SHARD_FULL, shardToSigned } from "@tongate/block";
 import type { BlockRow, MessageRow, PrevBlockRef, TransactionStateRow } from "../rows/types.js";
 import type { StoredTransaction } from "../store/queries.js";
 import { opcodeHex, shardHex } from "./params.js";
 
-const MASTERCHAIN_SHARD = "-9223372036854775808";
+const MASTERCHAIN_SHARD = String(shardToSigned(SHARD_FULL));
 
 const blockId = (workchain: number, shard: string, seqno: number): BlockId => create(BlockIdSchema, { workchain, shard: shardHex(shard), seqno });
 

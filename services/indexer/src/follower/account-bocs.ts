@@ -119,7 +119,7 @@ async function liteAccountCells(
   const r = (await lite.query(
     { kind: "liteServer.getAccountState", id: tlBlockId(mcBlock), account: { kind: "liteServer.accountId", workchain: Number(wc), id: Buffer.from(hex, "hex") } },
     { timeoutMs },
-  )) as unknown as { state: Uint8Array };
+  ));
   if (!r.state?.length) return undefined;
   // Account: account_none$0, or account$1 and its fields
   const slice = Cell.fromBoc(Buffer.from(r.state))[0]!.beginParse();

@@ -2,8 +2,10 @@
 // its health probe (liteServer.getMasterchainInfo: last seqno, latency) and its archival probe.
 import { AdnlClient, AdnlClientError } from "@tongate/adnl";
 import { liteApi, type TlObject } from "@tongate/tl";
+import { MASTERCHAIN_SHARD } from "./block-id.js";
 import type { LiteserverAddress } from "./config.js";
 import { LiteServerError, LiteserverTimeoutError, LiteserverUnavailableError } from "./errors.js";
+import type { LiteAnswer, LiteQueryName } from "./lite-api.js";
 
 export interface LiteserverOptions {
   connectTimeoutMs: number;
@@ -19,12 +21,14 @@ export interface LiteserverOptions {
 const wrap = (fn: TlObject): Buffer => liteApi.encode({ kind: "liteServer.query", data: liteApi.encode(fn) });
 
 const MASTERCHAIN_INFO_QUERY = wrap({ kind: "liteServer.getMasterchainInfo" });
-const MASTERCHAIN_SHARD = -0x8000000000000000n;
 
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-/** Decodes a liteserver answer to `expected`, throwing liteServer.error as LiteServerError. */
-export function decodeAnswer(answer: Buffer, expected: string, address: string): TlObject {
+/**
+ * Decodes a liteserver answer to `expected`, the result type of K in lite_api.tl (which LiteAnswer<K> is generated
+ * from), throwing liteServer.error as LiteServerError.
+ */
+export function decodeAnswer<K extends LiteQueryName>(answer: Buffer, expected: string, address: string): LiteAnswer<K> {
   let obj: TlObject;
   try {
     obj = liteApi.decode(answer, [expected, "liteServer.Error"]);
@@ -32,7 +36,7 @@ export function decodeAnswer(answer: Buffer, expected: string, address: string):
     throw new LiteserverUnavailableError("protocol", `cannot decode the answer as ${expected}: ${messageOf(e)}`, address);
   }
   if (obj.kind === "liteServer.error") throw new LiteServerError(obj.code as number, obj.message as string, address);
-  return obj;
+  return obj as LiteAnswer<K>;
 }
 
 export class Liteserver {
@@ -127,9 +131,9 @@ export class Liteserver {
     this.probing = true;
     const started = performance.now();
     try {
-      const info = decodeAnswer(await client.query(MASTERCHAIN_INFO_QUERY, this.options.probeTimeoutMs), "liteServer.MasterchainInfo", this.address);
+      const info = decodeAnswer<"liteServer.getMasterchainInfo">(await client.query(MASTERCHAIN_INFO_QUERY, this.options.probeTimeoutMs), "liteServer.MasterchainInfo", this.address);
       if (client !== this.client) return;
-      this.lastSeqno = (info.last as TlObject).seqno as number;
+      this.lastSeqno = info.last.seqno;
       this.latencyMs = performance.now() - started;
       this.lastProbeAt = Date.now();
       this.probeOk = true;

@@ -9,8 +9,6 @@ import { httpStatusOf } from "@tongate/runtime";
 import type { TlObject } from "@tongate/tl";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  advanceConsensus,
-  computeConsensus,
   int32ToIpv4,
   LiteServerError,
   LiteserverPool,
@@ -19,9 +17,9 @@ import {
   NoAliveLiteserverError,
   toApiError,
   type PoolOptions,
-} from "../src/pool/index.js";
+} from "@tongate/liteclient";
 
-const MC_INFO: TlObject = { kind: "liteServer.getMasterchainInfo" };
+const MC_INFO = { kind: "liteServer.getMasterchainInfo" } as const;
 const FAST: PoolOptions = { probeIntervalMs: 200, probeTimeoutMs: 1000, connectTimeoutMs: 1000, reconnectBaseMs: 100, reconnectMaxMs: 500 };
 
 /** A TCP relay in front of one liteserver: it can be killed, made to swallow traffic, or retargeted. */
@@ -123,7 +121,7 @@ async function until(cond: () => boolean, timeoutMs: number, what = "condition")
 
 const seqnoOf = (info: TlObject) => (info.last as TlObject).seqno as number;
 
-describe("global config and consensus rules", () => {
+describe("global config", () => {
   it("reads liteservers from a TON global config", () => {
     expect(int32ToIpv4(2130706433)).toBe("127.0.0.1");
     expect(int32ToIpv4(-1062731775)).toBe("192.168.0.1");
@@ -136,20 +134,6 @@ describe("global config and consensus rules", () => {
     expect(ls[1]!.publicKey.equals(net.liteservers[1]!.publicKey)).toBe(true);
     expect(() => liteserversFromGlobalConfig({ liteservers: [{ ip: 1, port: 2, id: { "@type": "pub.ed25519", key: "AAAA" } }] })).toThrow(/liteservers\[0\]\.id\.key/);
     expect(() => liteserversFromGlobalConfig({})).toThrow(/liteservers/);
-  });
-
-  it("computes the consensus as toncenter's PY manager, with CPP's 3-block tolerance", () => {
-    expect(computeConsensus([])).toBeNull();
-    expect(computeConsensus([10, 10, 10])).toBe(10);
-    // One liteserver a block ahead does not move the consensus: 60% of those within 4 blocks must have it.
-    expect(computeConsensus([11, 10, 10])).toBe(10);
-    expect(computeConsensus([11, 11, 10])).toBe(11);
-    // A liteserver far behind is outside the window and does not count.
-    expect(computeConsensus([20, 20, 2])).toBe(20);
-    expect(computeConsensus([20, 2])).toBe(20);
-    // Monotonic, unless nobody is within tolerance of the held value any more.
-    expect(advanceConsensus(20, [19, 19])).toBe(20);
-    expect(advanceConsensus(20, [5, 5])).toBe(5);
   });
 });
 

@@ -1,4 +1,4 @@
-// The liteserver pool of lite-proxy (issue 4, item 6).
+// @tongate/liteclient: the liteserver pool (issue 4, item 6; moved out of lite-proxy by issue 14), global configs, typed lite_api.
 export { int32ToIpv4, liteserversFromGlobalConfig, type LiteserverAddress } from "./config.js";
 export { ALIVE_TOLERANCE, CONSENSUS_QUORUM, CONSENSUS_WINDOW, advanceConsensus, computeConsensus, withinConsensus } from "./consensus.js";
 export {
@@ -26,3 +26,7 @@ export {
   type RetryEvent,
   type SessionOptions,
 } from "./pool.js";
+export { bundledGlobalConfig, bundledNetworks, globalConfigOf } from "./global-config.js";
+export type { AnyLiteCall, LiteAnswer, LiteCall, LiteInput, LiteQueryName } from "./lite-api.js";
+export { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt } from "./block-id.js";
+export { checkAnswer, getAccountState, getBlockHeader, getConfig, LiteserverProofError, type LiteQuerier } from "./verified.js";

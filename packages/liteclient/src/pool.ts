@@ -4,6 +4,7 @@
 // references (../shared/reference/v2-api.md §4.4–4.6); see consensus.ts and liteserver.ts.
 import { EventEmitter } from "node:events";
 import { liteApi, type TlObject } from "@tongate/tl";
+import type { LiteAnswer, LiteCall, LiteQueryName } from "./lite-api.js";
 import { liteserversFromGlobalConfig, type LiteserverAddress } from "./config.js";
 import { ALIVE_TOLERANCE, advanceConsensus, withinConsensus } from "./consensus.js";
 import {
@@ -206,7 +207,7 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
   }
 
   /** One query in a session of its own. */
-  query(fn: TlObject, options: QueryOptions = {}): Promise<TlObject> {
+  query<K extends LiteQueryName>(fn: LiteCall<K>, options: QueryOptions = {}): Promise<LiteAnswer<K>> {
     return this.session().query(fn, options);
   }
 
@@ -215,7 +216,7 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
    * 5, PromiseSuccessAny). The first success wins; it fails only when every one failed, with the most
    * informative error (a liteServer.error over a timeout over a lost connection) and `attempts` listing all.
    */
-  async broadcast(fn: TlObject, options: BroadcastOptions = {}): Promise<TlObject> {
+  async broadcast<K extends LiteQueryName>(fn: LiteCall<K>, options: BroadcastOptions = {}): Promise<LiteAnswer<K>> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const deadline = Date.now() + timeoutMs;
     const expected = resultType(fn);
@@ -224,12 +225,12 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
     this.counters.broadcasts++;
     const targets = shuffle(this.aliveServers(false)).slice(0, Math.max(1, options.maxServers ?? this.broadcastServers));
     if (targets.length === 0) throw this.noAlive(false);
-    return new Promise<TlObject>((resolve, reject) => {
+    return new Promise<LiteAnswer<K>>((resolve, reject) => {
       let pending = targets.length;
       let settled = false;
       const failures: { server: Liteserver; error: unknown }[] = [];
       for (const server of targets) {
-        this.exec(server, bytes, expected, deadline - Date.now()).then(
+        this.exec<K>(server, bytes, expected, deadline - Date.now()).then(
           (answer) => {
             if (settled) return;
             settled = true;
@@ -346,7 +347,7 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
   }
 
   /** @internal One round trip to `server`, decoded; liteServer.error → LiteServerError. */
-  async exec(server: Liteserver, bytes: Buffer, expected: string, timeoutMs: number): Promise<TlObject> {
+  async exec<K extends LiteQueryName>(server: Liteserver, bytes: Buffer, expected: string, timeoutMs: number): Promise<LiteAnswer<K>> {
     if (this.closed) throw new PoolClosedError();
     if (timeoutMs <= 0) {
       this.counters.timeouts++;
@@ -354,7 +355,7 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
     }
     this.counters.queries++;
     try {
-      return decodeAnswer(await server.query(bytes, timeoutMs), expected, server.address);
+      return decodeAnswer<K>(await server.query(bytes, timeoutMs), expected, server.address);
     } catch (e) {
       if (e instanceof LiteserverTimeoutError) this.counters.timeouts++;
       if (this.closed && e instanceof LiteserverUnavailableError) throw new PoolClosedError();
@@ -446,7 +447,7 @@ export class PoolSession {
    * the answer. Fails with LiteServerError (the liteserver's liteServer.error), LiteserverTimeoutError
    * (504), NoAliveLiteserverError (542), LiteserverUnavailableError (542) or PoolClosedError.
    */
-  async query(fn: TlObject, options: QueryOptions = {}): Promise<TlObject> {
+  async query<K extends LiteQueryName>(fn: LiteCall<K>, options: QueryOptions = {}): Promise<LiteAnswer<K>> {
     const pool = this.pool;
     const timeoutMs = options.timeoutMs ?? pool.defaultTimeout;
     const deadline = Date.now() + timeoutMs;
@@ -463,7 +464,7 @@ export class PoolSession {
     }
     const first = this.bound;
     try {
-      return await pool.exec(first, bytes, expected, deadline - Date.now());
+      return await pool.exec<K>(first, bytes, expected, deadline - Date.now());
     } catch (e) {
       if (pool.isClosed) throw e instanceof PoolClosedError ? e : new PoolClosedError();
       let reason: RetryEvent["reason"];
@@ -484,20 +485,20 @@ export class PoolSession {
       pool.counters[reason === "failover" ? "failoverRetries" : "archivalRetries"]++;
       pool.emit("retry", { reason, from: first.address, to: next.address, query: fn.kind, error: e.message });
       this.bound = next;
-      return await pool.exec(next, bytes, expected, deadline - Date.now());
+      return await pool.exec<K>(next, bytes, expected, deadline - Date.now());
     }
   }
 }
 
-function resultType(fn: TlObject): string {
+function resultType(fn: { readonly kind: LiteQueryName }): string {
   const c = liteApi.byName(fn.kind);
   if (c === undefined || !c.isFunction) throw new TypeError(`${fn.kind} is not a lite_api function`);
   return c.type;
 }
 
 /** liteServer.query { data: [liteServer.waitMasterchainSeqno] fn }. */
-function wrapQuery(fn: TlObject, awaitSeqno?: number, timeoutMs = 0): Buffer {
-  let data = liteApi.encode(fn);
+function wrapQuery(fn: { readonly kind: LiteQueryName }, awaitSeqno?: number, timeoutMs = 0): Buffer {
+  let data = liteApi.encode(fn as TlObject);
   if (awaitSeqno !== undefined) {
     // The liteserver gives up waiting a little before our deadline, so its liteServer.error (timeout)
     // arrives instead of a bare client-side timeout.
