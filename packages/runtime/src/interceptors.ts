@@ -88,9 +88,6 @@ export function loggingInterceptor(logger: Logger | (() => Logger), side: CallSi
 
 const hasDeadline = (h: Headers) => h.has("grpc-timeout") || h.has("connect-timeout-ms");
 
-/** The calls' metrics, for a registry of its own to show (the gateway's /metrics does). */
-export const callMetrics: readonly (Counter | Histogram)[] = [calls, duration];
-
 /** A unary call without a deadline (no grpc-timeout / connect-timeout-ms) fails with DeadlineExceeded after `ms`. */
 export function deadlineInterceptor(ms: number = DEFAULT_DEADLINE_MS): Interceptor {
   return (next) => async (req) => {
