@@ -1,6 +1,7 @@
 // The interceptors every transport runs — the in-process one, gRPC clients and the gRPC server alike —
 // in connect-es's style (`(next) => async (req) => …`): metrics (calls and latency by RPC and code),
 // logging (one debug line per call), deadlines (a unary call without one gets DEFAULT_DEADLINE_MS).
+import type { DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type StreamResponse, type UnaryResponse } from "@connectrpc/connect";
 import { Counter, Histogram, Registry } from "prom-client";
 import { createLogger, type Logger } from "./log.js";
@@ -32,14 +33,35 @@ export const DEFAULT_DEADLINE_MS = 60_000;
 
 const codeOf = (e: unknown) => (e === undefined ? "ok" : Code[ConnectError.from(e).code]!.toLowerCase());
 
+interface Bound {
+  inc(): void;
+}
+interface Observer {
+  observe(v: number): void;
+}
+
 /** Calls and latency by RPC; a stream is measured when its last message is read (or it fails). */
 export function metricsInterceptor(side: CallSide): Interceptor {
+  // Label children bound once per RPC (and code): no label hashing on every call.
+  const bound = new Map<DescMethod, { rpc: string; ok: Bound; duration: Observer }>();
+  const failed = new Map<string, Bound>();
   return (next) => async (req) => {
     const started = performance.now();
-    const rpc = `${req.service.typeName}/${req.method.name}`;
+    let b = bound.get(req.method);
+    if (!b) {
+      const rpc = `${req.service.typeName}/${req.method.name}`;
+      bound.set(req.method, (b = { rpc, ok: calls.labels(rpc, side, "ok"), duration: duration.labels(rpc, side) }));
+    }
+    const m = b;
     const done = (err?: unknown) => {
-      calls.inc({ rpc, side, code: codeOf(err) });
-      duration.observe({ rpc, side }, (performance.now() - started) / 1000);
+      if (err === undefined) m.ok.inc();
+      else {
+        const code = codeOf(err);
+        let c = failed.get(`${m.rpc} ${code}`);
+        if (!c) failed.set(`${m.rpc} ${code}`, (c = calls.labels(m.rpc, side, code)));
+        c.inc();
+      }
+      m.duration.observe((performance.now() - started) / 1000);
     };
     let res: UnaryResponse | StreamResponse;
     try {
@@ -70,9 +92,7 @@ async function* observed<T>(messages: AsyncIterable<T>, done: (err?: unknown) =>
 
 /** One debug line per finished unary call (a stream: per opening). */
 export function loggingInterceptor(logger: Logger | (() => Logger), side: CallSide): Interceptor {
-  return (next) => async (req) => {
-    const log = typeof logger === "function" ? logger() : logger;
-    if (!log.isLevelEnabled("debug")) return next(req);
+  const logged = async (next: Parameters<Interceptor>[0], req: Parameters<Parameters<Interceptor>[0]>[0], log: Logger) => {
     const started = performance.now();
     const rpc = `${req.service.typeName}/${req.method.name}`;
     try {
@@ -84,14 +104,17 @@ export function loggingInterceptor(logger: Logger | (() => Logger), side: CallSi
       throw e;
     }
   };
+  return (next) => (req) => {
+    const log = typeof logger === "function" ? logger() : logger;
+    return log.isLevelEnabled("debug") ? logged(next, req, log) : next(req);
+  };
 }
 
 const hasDeadline = (h: Headers) => h.has("grpc-timeout") || h.has("connect-timeout-ms");
 
 /** A unary call without a deadline (no grpc-timeout / connect-timeout-ms) fails with DeadlineExceeded after `ms`. */
 export function deadlineInterceptor(ms: number = DEFAULT_DEADLINE_MS): Interceptor {
-  return (next) => async (req) => {
-    if (req.stream || hasDeadline(req.header)) return next(req);
+  const bounded = async (next: Parameters<Interceptor>[0], req: Parameters<Parameters<Interceptor>[0]>[0]) => {
     const ac = new AbortController();
     const follow = () => ac.abort(req.signal.reason);
     if (req.signal.aborted) follow();
@@ -110,6 +133,7 @@ export function deadlineInterceptor(ms: number = DEFAULT_DEADLINE_MS): Intercept
       req.signal.removeEventListener("abort", follow);
     }
   };
+  return (next) => (req) => (req.stream || hasDeadline(req.header) ? next(req) : bounded(next, req));
 }
 
 let defaultLog: Logger | undefined;
