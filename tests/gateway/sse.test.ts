@@ -64,6 +64,8 @@ describe.each([
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(res.headers.get("cache-control")).toContain("no-cache");
+    const head = await fetch(`${target().url}/api/test/v1/count`, { method: "HEAD" });
+    expect([head.status, head.headers.get("content-type")]).toEqual([200, "text/event-stream; charset=utf-8"]);
     const events = eventsOf(await res.text());
     expect(events.map((e) => e.event)).toEqual(["message", "message", "message"]);
     expect(events.map((e) => String(e.data.n))).toEqual(["5", "6", "7"]);

@@ -35,6 +35,11 @@ export function sseEndpoint(o: { transports: Map<DescService, Transport>; classi
     }
     const method = route.method as DescMethodServerStreaming;
     const { res } = x;
+    if (x.method === "HEAD") {
+      res.writeHead(200, { ...SSE_HEADERS, ...CORS, ...x.headers });
+      res.end();
+      return { status: 200, body: null, route: route.path };
+    }
     const ac = new AbortController();
     const gone = () => ac.abort(new ConnectError("the client went away", Code.Canceled));
     res.once("close", gone);
