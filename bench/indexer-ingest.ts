@@ -1,22 +1,26 @@
 // Benchmark (issue 6): indexer ingest, from blocks fetched over ADNL from a real liteserver to rows
 // committed in embedded chDB, with the parse-only ceiling of the same blocks in the same run.
 //  1. The chain: a localnet of wallet-to-wallet transfers (≥ BENCH_TX transactions, big blocks),
-//     generated once into bench/.cache/indexer-chain-<params>/ (its --data-dir journal) and reused.
-//  2. The chain served by `tongate localnet --data-dir` in a child process (it replays the journal).
+//     generated once into bench/.cache/indexer-chain-<params>/ (its --data-dir: the chain store) and reused.
+//  2. The chain served by `tongate localnet --data-dir` in a child process (it opens the store).
 //  3. Parse-only: every block fetched into memory first, then parsed by the same worker pool.
 //  4. Ingest: indexRange from the liteserver into a fresh chDB directory.
+//  Throughout 3 and 4, getMasterchainInfo every 0.5 s on a connection of its own: what the pool's health probe sees.
 //   npm run bench:indexer-ingest   (BENCH_TX=100000, BENCH_WALLETS=400, BENCH_PARSE_WORKERS=cores, BENCH_PREFETCH=16)
+//   BENCH_SERVER_NODE_OPTIONS: node flags of the serving localnet (e.g. --cpu-prof)
+import { createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beginCell, external, internal, storeMessage, toNano } from "@ton/core";
+import { beginCell, external, internal, storeMessage, toNano, type Cell } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/lite-proxy";
 import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, migrate, openStore, parseInline, startMcBatch } from "@tongate/indexer";
 import { installFastSha256 } from "@tongate/ton";
 import type { ShardTopRow } from "../services/indexer/src/rows/index.js";
+import { firstLiteserver, monitorProbes } from "./support/probe-latency.js";
 import { freePort, startProcess, stopProcess } from "./support/processes.js";
 
 installFastSha256(); // as `tongate` does at startup
@@ -37,27 +41,50 @@ interface ChainInfo {
   generateSeconds: number;
 }
 
+/** The DER (PKCS #8) header of an Ed25519 private key; the 32-byte seed follows. */
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+
+/**
+ * A wallet signer on node's OpenSSL Ed25519 (deterministic: the same signature as @ton/crypto's
+ * tweetnacl, which made signing the transfers most of the generator's main-thread time).
+ */
+function nodeSigner(secretKey: Buffer): (message: Cell) => Promise<Buffer> {
+  const key: KeyObject = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, secretKey.subarray(0, 32)]), format: "der", type: "pkcs8" });
+  return (message) => Promise.resolve(ed25519Sign(null, message.hash(), key));
+}
+
 /** Generates the chain into `chainDir`: every round each v4r2 wallet sends 0.01 TON to the next, then one seal. */
 async function generateChain(): Promise<ChainInfo> {
-  rmSync(chainDir, { recursive: true, force: true }); // an interrupted generation leaves a partial journal
+  rmSync(chainDir, { recursive: true, force: true }); // an interrupted generation leaves a partial store
   const t0 = performance.now();
-  const net = await Localnet.start({ seed: SEED, wallets: WALLETS, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: chainDir, blockIntervalMs: 0 });
+  // The smallest window of blocks held in memory: with 800 transactions a block, the default window
+  // (256 blocks, each with its cells, state and transactions) grows the heap by tens of MB a block and
+  // each seal's garbage collection with it. Nothing reads old blocks while the chain is generated.
+  const net = await Localnet.start({ seed: SEED, wallets: WALLETS, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: chainDir, blockIntervalMs: 0, stateWindow: 16 });
   const v4 = net.genesis.wallets.filter((w) => w.version === "v4r2");
   const contracts = v4.map((w) => WalletContractV4.create({ workchain: 0, publicKey: w.keyPair.publicKey }));
-  let transactions = 0;
+  const signers = v4.map((w) => nodeSigner(w.keyPair.secretKey));
+  // Counted as sealed (reading the whole chain back from the store every round would cost more than the seal).
+  const initial = [...net.chain.masterchain, ...net.chain.shardchain]; // the first seal, at start
+  let transactions = initial.reduce((n, b) => n + b.transactions.length, 0);
+  let shardBlocks = net.chain.shardchain.length;
   let lastLog = 0;
   for (let round = 0; transactions < TX; round++) {
-    const msgs = v4.map((w, i) => {
-      const body = contracts[i]!.createTransfer({
-        seqno: round,
-        secretKey: w.keyPair.secretKey,
-        messages: [internal({ to: v4[(i + 1) % v4.length]!.address, value: toNano("0.01"), bounce: false })],
-      });
-      return beginCell().store(storeMessage(external({ to: contracts[i]!.address, body }))).endCell().toBoc();
-    });
+    const msgs = await Promise.all(
+      v4.map(async (w, i) => {
+        const body = await contracts[i]!.createTransfer({
+          seqno: round,
+          signer: signers[i]!,
+          messages: [internal({ to: v4[(i + 1) % v4.length]!.address, value: toNano("0.01"), bounce: false })],
+        });
+        return beginCell().store(storeMessage(external({ to: contracts[i]!.address, body }))).endCell().toBoc();
+      }),
+    );
     await Promise.all(msgs.map((m) => net.chain.sendExternal(m)));
     const mc = await net.chain.seal();
-    transactions = [...net.chain.masterchain, ...net.chain.shardchain].reduce((n, b) => n + b.transactions.length, 0);
+    const sealed = [mc, ...net.chain.shardTips.flatMap((t) => (t.rec && t.rec.mcSeqno === mc.mcSeqno ? [t.rec] : []))];
+    transactions += sealed.reduce((n, b) => n + b.transactions.length, 0);
+    shardBlocks += sealed.length - 1;
     if (performance.now() - lastLog > 5000) {
       lastLog = performance.now();
       const s = (performance.now() - t0) / 1000;
@@ -67,7 +94,7 @@ async function generateChain(): Promise<ChainInfo> {
   const info: ChainInfo = {
     transactions,
     mcSeqno: net.chain.lastMasterchain!.id.seqno,
-    shardBlocks: net.chain.shardchain.length,
+    shardBlocks,
     generateSeconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
   };
   await net.close();
@@ -79,7 +106,7 @@ const chain: ChainInfo = existsSync(doneFile) ? (JSON.parse(readFileSync(doneFil
 console.log(`chain ${chainDir}: ${chain.transactions} transactions in ${chain.mcSeqno} masterchain and ${chain.shardBlocks} shard blocks`);
 if (process.env.BENCH_GENERATE_ONLY) process.exit(0);
 
-// The chain served by a liteserver in its own process (it replays the journal first).
+// The chain served by a liteserver in its own process (it opens the store: no replay).
 const port = await freePort();
 const controlPort = await freePort();
 const tmp = mkdtempSync(join(os.tmpdir(), "tongate-ingest-"));
@@ -91,7 +118,7 @@ const server = process.env.BENCH_GLOBAL_CONFIG
   : await startProcess(
       process.execPath,
       [
-        "--max-old-space-size=12288", // localnet keeps the whole chain in memory (≥ 4 GB at 70,000 transactions)
+        ...(process.env.BENCH_SERVER_NODE_OPTIONS ?? "").split(" ").filter(Boolean), // e.g. --cpu-prof
         join(root, "packages/cli/bin/tongate.js"),
         "localnet",
         ...["--seed", SEED, "--wallets", String(WALLETS), "--block-interval", "0", "--data-dir", chainDir],
@@ -101,10 +128,13 @@ const server = process.env.BENCH_GLOBAL_CONFIG
       {},
       3_600_000,
     );
-const replaySeconds = (performance.now() - t0) / 1000;
-if (server) console.log(`liteserver up (journal replayed) in ${replaySeconds.toFixed(1)} s`);
+const startSeconds = (performance.now() - t0) / 1000;
+if (server) console.log(`liteserver up (store opened) in ${startSeconds.toFixed(1)} s`);
 
-const lite = LiteserverPool.fromGlobalConfig(JSON.parse(readFileSync(process.env.BENCH_GLOBAL_CONFIG ?? configPath, "utf8")) as Parameters<typeof LiteserverPool.fromGlobalConfig>[0]);
+const globalConfig = JSON.parse(readFileSync(process.env.BENCH_GLOBAL_CONFIG ?? configPath, "utf8")) as Parameters<typeof LiteserverPool.fromGlobalConfig>[0] & Parameters<typeof firstLiteserver>[0];
+const lite = LiteserverPool.fromGlobalConfig(globalConfig);
+// What the pool's health probe sees while the bench loads the liteserver.
+const probes = await monitorProbes(firstLiteserver(globalConfig));
 await lite.ready(10_000);
 const head = (await masterchainHead(lite)).seqno;
 const parsePool = ParsePool.create(PARSE_WORKERS);
@@ -179,6 +209,7 @@ const stored = await (await store.client.query({ query: "SELECT count() AS n FRO
 if (Number(stored[0]!.n) !== chain.transactions || r.transactions !== chain.transactions) {
   throw new Error(`stored ${stored[0]!.n} transactions, the chain has ${chain.transactions}`);
 }
+const probeStats = await probes.stop();
 await store.close();
 await parsePool.close();
 await lite.close();
@@ -194,7 +225,8 @@ const rows = [
 ];
 console.log();
 console.log(`indexer ingest — ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-console.log(`chain: ${chain.transactions.toLocaleString("en-US")} transactions, ${head} masterchain + ${blocks - head} shard blocks (${WALLETS} wallets); liteserver replay ${server ? `${replaySeconds.toFixed(0)} s` : "(given)"}, fetch into memory ${fetchSeconds.toFixed(1)} s`);
+console.log(`chain: ${chain.transactions.toLocaleString("en-US")} transactions, ${head} masterchain + ${blocks - head} shard blocks (${WALLETS} wallets); liteserver start ${server ? `${startSeconds.toFixed(1)} s` : "(given)"}, fetch into memory ${fetchSeconds.toFixed(1)} s`);
+console.log(`getMasterchainInfo probes during fetch and ingest (every 0.5 s): ${probeStats.probes}, p50 ${probeStats.p50Ms} ms, p99 ${probeStats.p99Ms} ms, max ${probeStats.maxMs} ms, over 2 s ${probeStats.over2s}`);
 console.log(`ingest: chDB inserts + checkpoints ${insertSeconds.toFixed(1)} s of ${ingestSeconds.toFixed(1)} s (${((insertSeconds / head) * 1000).toFixed(0)} ms per masterchain batch); main-thread CPU incl. chDB ${ingestCpu.toFixed(1)} s`);
 console.log();
 console.log("| run | tx/s | blocks/s | seconds | ingest / parse-only |");

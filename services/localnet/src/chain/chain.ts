@@ -27,6 +27,7 @@ import {
   keyExtBlkRefValue,
   keyMaxLtAug,
   masterchainValidators,
+  proveBlockHeader,
   SHARD_FULL,
   shardChildren,
   shardContainsAccount,
@@ -855,6 +856,7 @@ export class Chain implements RecordSource {
       afterMerge: p.flags.afterMerge,
       signatures: [],
       shards: p.shards ?? [],
+      headerProof: proveBlockHeader(built.root).toBoc({ idx: false, crc32: true }),
     };
     const block = { workchain, shard, seqno };
     const transactions: TxRecord[] = collation.transactions.map((t) => ({ lt: t.transaction.lt, hash: t.cell.hash(), cell: t.cell, block, mcSeqno: p.mcSeqno }));

@@ -58,6 +58,11 @@ export interface StoredBlockMeta {
   signatures: { nodeIdShort: Buffer; signature: Buffer }[];
   /** Masterchain blocks: the shard blocks their shard_hashes list (the shards' top blocks). */
   shards: BlockKey[];
+  /**
+   * The header proof's BoC (proveBlockHeader: BlockInfo and the state_update), cut when the block was
+   * built: answering with it later does not parse the whole block. Absent in older stores.
+   */
+  headerProof?: Buffer;
 }
 
 export interface StoredTransaction {
@@ -99,6 +104,7 @@ function packMeta(m: StoredBlockMeta): string {
     prev: m.prev.map(key),
     shards: m.shards.map(key),
     signatures: m.signatures.map((s) => [s.nodeIdShort.toString("hex"), s.signature.toString("hex")]),
+    headerProof: m.headerProof?.toString("hex"),
   });
 }
 
@@ -129,6 +135,7 @@ function unpackMeta(text: string): StoredBlockMeta {
     afterMerge: p.afterMerge as boolean,
     signatures: (p.signatures as [string, string][]).map(([n, s]) => ({ nodeIdShort: hex(n), signature: hex(s) })),
     shards: (p.shards as unknown[]).map(key),
+    ...(typeof p.headerProof === "string" ? { headerProof: hex(p.headerProof) } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // What the handler modules share: TL block ids, finding blocks and states of the chain, TON's
 // validity checks and error messages, and the proofs most answers carry (state root proofs, shard
 // descriptions from ShardHashes).
-import type { Cell } from "@ton/core";
+import { Cell } from "@ton/core";
 import { loadShardDescr, SHARD_FULL, shardFromPrefix, shardPrefixLength, type ShardDescr } from "@tongate/block";
 import type { TlObject } from "@tongate/tl";
 import { serializeBoc } from "@tongate/ton";
@@ -193,7 +193,23 @@ export function createCtx(chain: Chain, proofs: ProofMaker, clock: () => number)
 }
 
 /** make_state_root_proof: the block's header with its state_update, pinning the state hash. */
-export const stateRootProof = (ctx: Ctx, rec: BlockRecord): Cell => ctx.proofs.blockHeader(rec.root);
+export const stateRootProof = (ctx: Ctx, rec: BlockRecord): Cell => blockHeaderProof(ctx, rec);
+
+const storedHeaderProofs = new WeakMap<BlockRecord, Cell>();
+
+/**
+ * The block's header proof (getBlockHeader, and the state root proof of most answers): the one the
+ * store kept from when the block was built, else cut from the block. A block that left memory is
+ * otherwise parsed whole for it — most of a second for a block of a few thousand transactions, on
+ * the thread that answers every query.
+ */
+export function blockHeaderProof(ctx: Ctx, rec: BlockRecord): Cell {
+  const stored = rec.meta.headerProof;
+  if (!stored) return ctx.proofs.blockHeader(rec.root);
+  let proof = storedHeaderProofs.get(rec);
+  if (!proof) storedHeaderProofs.set(rec, (proof = Cell.fromBoc(stored)[0]!));
+  return proof;
+}
 
 /** The header of a block (Block root and BlockInfo), as check_block_header / unpack_block_prev_blk_try read it. */
 export function headerProof(root: Cell): Cell {

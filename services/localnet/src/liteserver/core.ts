@@ -4,7 +4,7 @@ import { beginCell } from "@ton/core";
 import type { TxRecord } from "../chain/account-history.js";
 import type { BlockRecord } from "../chain/chain.js";
 import { unpackBlock, unpackBlockExtra, unpackMcBlockExtra, Usage } from "./cells.js";
-import { type Ctx, boc, blockName, fatal, multiBoc, tlBlockId, tlId, unsignedShard, type TlAccountId, type TlBlockId, type TlBlockIdShort } from "./context.js";
+import { type Ctx, blockHeaderProof, boc, blockName, fatal, multiBoc, tlBlockId, tlId, unsignedShard, type TlAccountId, type TlBlockId, type TlBlockIdShort } from "./context.js";
 import type { LiteHandler } from "./dispatch.js";
 import { notInDb } from "./errors.js";
 
@@ -63,13 +63,13 @@ export function coreHandlers(ctx: Ctx): Record<string, LiteHandler> {
 
     "liteServer.getBlockHeader": (q) => {
       const rec = ctx.findBlock(q.id as TlBlockId);
-      return { kind: "liteServer.blockHeader", id: tlId(rec), mode: q.mode as number, header_proof: boc(ctx.proofs.blockHeader(rec.root)) };
+      return { kind: "liteServer.blockHeader", id: tlId(rec), mode: q.mode as number, header_proof: boc(blockHeaderProof(ctx, rec)) };
     },
 
     "liteServer.lookupBlock": (q) => {
       const mode = q.mode as number;
       const rec = lookupBlockRecord(ctx, mode, q.id as TlBlockIdShort, q.lt as bigint | undefined, q.utime as number | undefined);
-      return { kind: "liteServer.blockHeader", id: tlId(rec), mode, header_proof: boc(ctx.proofs.blockHeader(rec.root)) };
+      return { kind: "liteServer.blockHeader", id: tlId(rec), mode, header_proof: boc(blockHeaderProof(ctx, rec)) };
     },
 
     "liteServer.getAllShardsInfo": (q) => {
