@@ -1,7 +1,8 @@
 // Prometheus metrics of the HTTP edge: requests and latency per route and status, answer cache use,
-// rate-limit decisions.
+// rate-limit decisions; and the service calls' (the transports' interceptors).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { Decision_Outcome } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
+import { callMetrics } from "@tongate/runtime";
 import type { CacheStats } from "./cache.js";
 
 export class GatewayMetrics {
@@ -37,6 +38,8 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "tongate_" });
+    // The service calls' metrics, which every transport's interceptors keep (tongate_rpc_*).
+    for (const m of callMetrics) this.registry.registerMetric(m);
   }
 
   observe(route: string, method: string, status: number, seconds: number): void {

@@ -173,6 +173,8 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
   for (const [path, methods] of routes.byPath) {
     if (!path.startsWith(`/api/${flavour}/`)) continue;
     for (const [httpMethod, route] of methods) {
+      // Server-streaming routes (SSE) are not described yet.
+      if (route.stream) continue;
       const input = conventionOf(route.method.input);
       const doc = comment(route.method) ?? "";
       const op: Schema = {

@@ -1,8 +1,15 @@
 // The route table, built from the google.api.http annotations of the services'
-// descriptors: no per-endpoint code. A path's prefix decides its API flavour
-// (v2's {ok,result} envelope or v3's plain JSON; the admin API under /api/admin/
-// answers in v3's plain shape).
-import { getOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
+// descriptors: no per-endpoint code. Each service declares its envelope
+// (option tongate.options.v1.envelope): v2's {ok,result} or the plain JSON of v3
+// and the admin API. A server-streaming RPC is a stream route (served as SSE).
+import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import { Envelope, envelope } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
+import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
+import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
+import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
+
+/** The public APIs' services: API v2, API v3 and the admin API. */
+export const PUBLIC_APIS: DescService[] = [LiteProxy, Index, RateLimit];
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "@tongate/proto/gen/google/api/http_pb.js";
 
@@ -18,6 +25,8 @@ export interface Route {
   flavour: ApiFlavour;
   /** Name for /jsonRPC and metrics: the path's last segment. */
   name: string;
+  /** A server-streaming RPC: answered as Server-Sent Events (GET only, never by /jsonRPC). */
+  stream: boolean;
 }
 
 export interface RouteTable {
@@ -25,31 +34,65 @@ export interface RouteTable {
   byPath: Map<string, Map<string, Route>>;
   /** JSON-RPC method name → route used to dispatch it (the POST binding when there is one) */
   byRpcName: Map<string, Route>;
+  /** The envelope of a path no route answers (an unknown method, a refusal before routing): the flavour of its API. */
+  flavourOf(path: string): ApiFlavour;
 }
 
 export const ADMIN_PREFIX = "/api/admin/";
 
-export const flavourOf = (path: string): ApiFlavour | undefined =>
-  path.startsWith("/api/v2/") ? "v2" : path.startsWith("/api/v3/") || path.startsWith(ADMIN_PREFIX) ? "v3" : undefined;
+/** A service's envelope, from its descriptor; undefined when it declares none. */
+export function envelopeOf(service: DescService): ApiFlavour | undefined {
+  if (!hasOption(service, envelope)) return undefined;
+  switch (getOption(service, envelope)) {
+    case Envelope.TONCENTER_V2:
+      return "v2";
+    case Envelope.BARE:
+      return "v3";
+    default:
+      return undefined;
+  }
+}
+
+/** The API a path belongs to, for its envelope when no route answers it: its first two segments ("/api/v3"). */
+const apiOf = (path: string): string => {
+  const second = path.indexOf("/", 1);
+  if (second < 0) return path;
+  const third = path.indexOf("/", second + 1);
+  return third < 0 ? path : path.slice(0, third);
+};
 
 function bindings(rule: HttpRule): HttpRule[] {
   return [rule, ...rule.additionalBindings];
 }
 
-export function buildRoutes(services: DescService[]): RouteTable {
+/**
+ * `services`: the upstreams, whose RPCs are routed. `apis`: services whose envelope answers paths under
+ * their APIs even when not hosted here (an unknown /api/v3/ path is answered in v3's shape without the
+ * indexer); the public APIs by default.
+ */
+export function buildRoutes(services: DescService[], apis: DescService[] = PUBLIC_APIS): RouteTable {
   const byPath = new Map<string, Map<string, Route>>();
   const byRpcName = new Map<string, Route>();
+  const byApi = new Map<string, ApiFlavour>();
   for (const service of services) {
+    const declared = envelopeOf(service);
     for (const method of service.methods) {
-      if (method.methodKind !== "unary") continue;
+      if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") continue;
+      if (!hasOption(method, http)) continue;
       const rule = getOption(method, http);
       for (const b of bindings(rule)) {
         const p = b.pattern;
         if (p.case !== "get" && p.case !== "post") continue;
         const path = p.value;
         if (path.includes("{")) throw new Error(`${method.name}: path templates are not supported (${path})`);
-        const flavour = flavourOf(path);
-        if (!flavour) throw new Error(`${method.name}: ${path} is outside /api/v2/, /api/v3/ and ${ADMIN_PREFIX}`);
+        if (!declared) throw new Error(`${service.typeName} has HTTP routes but declares no envelope (option tongate.options.v1.envelope)`);
+        const flavour = declared;
+        const stream = method.methodKind === "server_streaming";
+        if (stream && p.case !== "get") throw new Error(`${method.name}: a server-streaming RPC is served as SSE on GET only (${path})`);
+        const api = apiOf(path);
+        const seen = byApi.get(api);
+        if (seen && seen !== flavour) throw new Error(`${method.name}: ${path} answers in the ${flavour} envelope, other routes under ${api}/ in ${seen}`);
+        byApi.set(api, flavour);
         const route: Route = {
           service,
           method,
@@ -58,14 +101,28 @@ export function buildRoutes(services: DescService[]): RouteTable {
           body: p.case === "post" && b.body === "*",
           flavour,
           name: path.slice(path.lastIndexOf("/") + 1),
+          stream,
         };
         let methods = byPath.get(path);
         if (!methods) byPath.set(path, (methods = new Map()));
         if (methods.has(route.httpMethod)) throw new Error(`duplicate route ${route.httpMethod} ${path}`);
         methods.set(route.httpMethod, route);
-        if (flavour === "v2" && (route.httpMethod === "POST" || !byRpcName.has(route.name))) byRpcName.set(route.name, route);
+        if (flavour === "v2" && !stream && (route.httpMethod === "POST" || !byRpcName.has(route.name))) byRpcName.set(route.name, route);
       }
     }
   }
-  return { byPath, byRpcName };
+  for (const service of apis) {
+    const declared = envelopeOf(service);
+    if (!declared) continue;
+    for (const method of service.methods) {
+      if (!hasOption(method, http)) continue;
+      for (const b of bindings(getOption(method, http))) {
+        if (b.pattern.case === "get" || b.pattern.case === "post") {
+          const api = apiOf(b.pattern.value);
+          if (!byApi.has(api)) byApi.set(api, declared);
+        }
+      }
+    }
+  }
+  return { byPath, byRpcName, flavourOf: (path) => byApi.get(apiOf(path)) ?? "v2" };
 }

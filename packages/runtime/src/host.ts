@@ -2,14 +2,16 @@
 // transport (in-process-transport.ts). Distributed mode: gRPC over HTTP/2.
 // Callers get the same generated clients in both modes.
 import http2 from "node:http2";
-import type { ConnectRouter, Transport } from "@connectrpc/connect";
+import type { ConnectRouter, Interceptor, Transport } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
+import { callInterceptors } from "./interceptors.js";
 import type { RunningService, ServiceModule } from "./service.js";
 
 export { inProcessTransport } from "./in-process-transport.js";
 
-export function remoteTransport(baseUrl: string): Transport {
-  return createGrpcTransport({ baseUrl });
+/** A gRPC client of services elsewhere, running the interceptors every transport runs. */
+export function remoteTransport(baseUrl: string, interceptors: Interceptor[] = callInterceptors("grpc-client")): Transport {
+  return createGrpcTransport({ baseUrl, interceptors });
 }
 
 export interface GrpcServer {
@@ -21,8 +23,10 @@ export interface GrpcServer {
 export async function serveGrpc(
   services: { module: ServiceModule; running: RunningService }[],
   listen: { host: string; port: number },
+  interceptors: Interceptor[] = callInterceptors("grpc-server"),
 ): Promise<GrpcServer> {
   const handler = connectNodeAdapter({
+    interceptors,
     routes: (router: ConnectRouter) => {
       for (const s of services) router.service(s.module.service, s.running.impl);
     },

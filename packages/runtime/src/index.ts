@@ -6,3 +6,4 @@ export * from "./service.js";
 export * from "./lru.js";
 export * from "./bus.js";
 export * from "./metrics-server.js";
+export * from "./interceptors.js";

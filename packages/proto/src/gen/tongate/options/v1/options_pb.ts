@@ -13,7 +13,7 @@
 
 import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { FieldOptions, MessageOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
+import type { FieldOptions, MessageOptions, MethodOptions, ServiceOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tongate/options/v1/options.proto.
  */
 export const file_tongate_options_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("CiB0b25nYXRlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISdG9uZ2F0ZS5vcHRpb25zLnYxIjkKCUZpZWxkSnNvbhILCgNrZXkYASABKAkSDgoGdW53cmFwGAIgASgIEg8KB2FsaWFzZXMYAyADKAki+AEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDZ3RlGAIgASgDSACIAQESEAoDbHRlGAMgASgDSAGIAQESFAoHbWluX2xlbhgEIAEoDUgCiAEBEhQKB21heF9sZW4YBSABKA1IA4gBARIWCgltYXhfaXRlbXMYBiABKA1IBIgBARIqCgZmb3JtYXQYByABKA4yGi50b25nYXRlLm9wdGlvbnMudjEuRm9ybWF0Eg4KBm9uZV9vZhgIIAMoCUIGCgRfZ3RlQgYKBF9sdGVCCgoIX21pbl9sZW5CCgoIX21heF9sZW5CDAoKX21heF9pdGVtcyIcCgpGaWVsZEdyb3VwEg4KBmZpZWxkcxgBIAMoCSKtAQoMTWVzc2FnZVJ1bGVzEjMKC2V4YWN0bHlfb25lGAEgAygLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkR3JvdXASMwoLYXRfbW9zdF9vbmUYAiADKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRHcm91cBIzCgthbGxfb3Jfbm9uZRgDIAMoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEdyb3VwImcKCUNhY2hlUnVsZRIVCg1sYXRlc3RfdHRsX21zGAEgASgNEhgKEGFkZHJlc3NlZF90dGxfbXMYAiABKA0SFAoMYWRkcmVzc2VkX2J5GAMgAygJEhMKC21heF9lbnRyaWVzGAQgASgNKoQBCgZGb3JtYXQSFgoSRk9STUFUX1VOU1BFQ0lGSUVEEAASFgoSRk9STUFUX1RPTl9BRERSRVNTEAESEwoPRk9STUFUX1RPTl9IQVNIEAISFQoRRk9STUFUX0JPQ19CQVNFNjQQAxIeChpGT1JNQVRfVE9OX0FERFJFU1NfT1JfTlVMTBAEOjoKB3RsX3R5cGUSHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYuY4DIAEoCVIGdGxUeXBlOmgKDW1lc3NhZ2VfcnVsZXMSHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYuo4DIAEoCzIgLnRvbmdhdGUub3B0aW9ucy52MS5NZXNzYWdlUnVsZXNSDG1lc3NhZ2VSdWxlczo3CgV1bmlvbhIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi7jgMgASgIUgV1bmlvbjpSCgRqc29uEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxi5jgMgASgLMh0udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkSnNvblIEanNvbjpVCgVydWxlcxIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYuo4DIAEoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZFJ1bGVzUgVydWxlczpVCgVjYWNoZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyHS50b25nYXRlLm9wdGlvbnMudjEuQ2FjaGVSdWxlUgVjYWNoZWIGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("CiB0b25nYXRlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISdG9uZ2F0ZS5vcHRpb25zLnYxIjkKCUZpZWxkSnNvbhILCgNrZXkYASABKAkSDgoGdW53cmFwGAIgASgIEg8KB2FsaWFzZXMYAyADKAki+AEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDZ3RlGAIgASgDSACIAQESEAoDbHRlGAMgASgDSAGIAQESFAoHbWluX2xlbhgEIAEoDUgCiAEBEhQKB21heF9sZW4YBSABKA1IA4gBARIWCgltYXhfaXRlbXMYBiABKA1IBIgBARIqCgZmb3JtYXQYByABKA4yGi50b25nYXRlLm9wdGlvbnMudjEuRm9ybWF0Eg4KBm9uZV9vZhgIIAMoCUIGCgRfZ3RlQgYKBF9sdGVCCgoIX21pbl9sZW5CCgoIX21heF9sZW5CDAoKX21heF9pdGVtcyIcCgpGaWVsZEdyb3VwEg4KBmZpZWxkcxgBIAMoCSKtAQoMTWVzc2FnZVJ1bGVzEjMKC2V4YWN0bHlfb25lGAEgAygLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkR3JvdXASMwoLYXRfbW9zdF9vbmUYAiADKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRHcm91cBIzCgthbGxfb3Jfbm9uZRgDIAMoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEdyb3VwImcKCUNhY2hlUnVsZRIVCg1sYXRlc3RfdHRsX21zGAEgASgNEhgKEGFkZHJlc3NlZF90dGxfbXMYAiABKA0SFAoMYWRkcmVzc2VkX2J5GAMgAygJEhMKC21heF9lbnRyaWVzGAQgASgNKoQBCgZGb3JtYXQSFgoSRk9STUFUX1VOU1BFQ0lGSUVEEAASFgoSRk9STUFUX1RPTl9BRERSRVNTEAESEwoPRk9STUFUX1RPTl9IQVNIEAISFQoRRk9STUFUX0JPQ19CQVNFNjQQAxIeChpGT1JNQVRfVE9OX0FERFJFU1NfT1JfTlVMTBAEKlIKCEVudmVsb3BlEhgKFEVOVkVMT1BFX1VOU1BFQ0lGSUVEEAASGQoVRU5WRUxPUEVfVE9OQ0VOVEVSX1YyEAESEQoNRU5WRUxPUEVfQkFSRRACOjoKB3RsX3R5cGUSHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYuY4DIAEoCVIGdGxUeXBlOmgKDW1lc3NhZ2VfcnVsZXMSHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYuo4DIAEoCzIgLnRvbmdhdGUub3B0aW9ucy52MS5NZXNzYWdlUnVsZXNSDG1lc3NhZ2VSdWxlczo3CgV1bmlvbhIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi7jgMgASgIUgV1bmlvbjpSCgRqc29uEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxi5jgMgASgLMh0udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkSnNvblIEanNvbjpVCgVydWxlcxIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYuo4DIAEoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZFJ1bGVzUgVydWxlczpVCgVjYWNoZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyHS50b25nYXRlLm9wdGlvbnMudjEuQ2FjaGVSdWxlUgVjYWNoZTpbCghlbnZlbG9wZRIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxi5jgMgASgOMhwudG9uZ2F0ZS5vcHRpb25zLnYxLkVudmVsb3BlUghlbnZlbG9wZWIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * How a field is named and shaped in toncenter JSON.
@@ -273,6 +273,40 @@ export const FormatSchema: GenEnum<Format> = /*@__PURE__*/
   enumDesc(file_tongate_options_v1_options, 0);
 
 /**
+ * The response envelope of a service's HTTP routes.
+ *
+ * @generated from enum tongate.options.v1.Envelope
+ */
+export enum Envelope {
+  /**
+   * @generated from enum value: ENVELOPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * toncenter API v2: {"ok":true,"result":…,"@extra":…}, errors
+   * {"ok":false,"error":…,"code":N,"@extra":…}; /jsonRPC dispatches to it.
+   *
+   * @generated from enum value: ENVELOPE_TONCENTER_V2 = 1;
+   */
+  TONCENTER_V2 = 1,
+
+  /**
+   * toncenter API v3 (and the admin API): the result itself, errors
+   * {"error":…}; unknown request parameters are refused.
+   *
+   * @generated from enum value: ENVELOPE_BARE = 2;
+   */
+  BARE = 2,
+}
+
+/**
+ * Describes the enum tongate.options.v1.Envelope.
+ */
+export const EnvelopeSchema: GenEnum<Envelope> = /*@__PURE__*/
+  enumDesc(file_tongate_options_v1_options, 1);
+
+/**
  * The tonlib type name, emitted as the first key "@type" of the object.
  *
  * @generated from extension: string tl_type = 51001;
@@ -313,4 +347,13 @@ export const rules: GenExtension<FieldOptions, FieldRules> = /*@__PURE__*/
  */
 export const cache: GenExtension<MethodOptions, CacheRule> = /*@__PURE__*/
   extDesc(file_tongate_options_v1_options, 5);
+
+/**
+ * Every service with google.api.http routes declares its envelope; the
+ * gateway reads it from the descriptor (not from the path).
+ *
+ * @generated from extension: tongate.options.v1.Envelope envelope = 51001;
+ */
+export const envelope: GenExtension<ServiceOptions, Envelope> = /*@__PURE__*/
+  extDesc(file_tongate_options_v1_options, 6);
 

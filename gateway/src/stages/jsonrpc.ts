@@ -1,0 +1,82 @@
+// /jsonRPC: {jsonrpc, id, method, params} (or a batch of them) dispatched to API v2's routes by name,
+// each call through the call stages; id and jsonrpc echoed. Counted per call when rate limiting is on
+// (`x.admit`: a batch takes one token per call, all or none).
+import type { JsonValue } from "@bufbuild/protobuf";
+import { parseBody } from "../codec/parse.js";
+import { errorBody, newExtra, successBody, type RpcEcho } from "../envelope.js";
+import type { Admission } from "../ratelimit/limiter.js";
+import type { RouteTable } from "../routes.js";
+import { EDGE_KEYS, readJson } from "./body.js";
+import { refusal, type Classify } from "./errors.js";
+import { JSON_RPC_PATH } from "./ratelimit.js";
+import { cacheMark } from "./rest.js";
+import type { Answer, Call, Exchange, Handler, Reply } from "./stage.js";
+
+export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Answer>; classify: Classify; maxBody: number; maxBatch: number }): Handler<Exchange, Reply> {
+  const one = async (call: unknown): Promise<Reply> => {
+    if (call === null || typeof call !== "object" || Array.isArray(call)) {
+      return { status: 422, body: errorBody("v2", 422, "a JSON-RPC call must be an object {jsonrpc, id, method, params}", "_", {}), route: JSON_RPC_PATH };
+    }
+    const c = call as Record<string, JsonValue>;
+    const echo: RpcEcho = { jsonrpc: c.jsonrpc ?? "2.0", id: c.id };
+    let params = c.params ?? {};
+    let extra = typeof c["@extra"] === "string" ? c["@extra"] : undefined;
+    const fail = (status: number, message: string): Reply => ({ status, body: errorBody("v2", status, message, extra ?? newExtra(), echo), route: JSON_RPC_PATH });
+    if (typeof c.method !== "string") return fail(422, 'a JSON-RPC call needs "method", the name of an API v2 method');
+    const route = o.routes.byRpcName.get(c.method);
+    if (!route) return fail(422, "Unknown method");
+    if (Array.isArray(params)) {
+      if (params.length > 0) return fail(422, "params must contain an object");
+      params = {};
+    }
+    if (params === null || typeof params !== "object") return fail(422, "params must contain an object");
+    params = { ...params };
+    if (typeof params["@extra"] === "string") extra = params["@extra"];
+    for (const k of EDGE_KEYS) delete params[k];
+    try {
+      const input = parseBody(route.method.input, params, { rejectUnknown: false });
+      const { result, cached } = await o.call({ route, input });
+      return { status: 200, body: successBody("v2", result, cacheMark(extra ?? newExtra(), cached), echo), route: JSON_RPC_PATH };
+    } catch (err) {
+      const { status, message } = o.classify(err, route);
+      return fail(status, message);
+    }
+  };
+
+  const answer = async (body: unknown): Promise<Reply> => {
+    if (Array.isArray(body)) {
+      if (body.length === 0) return refusal("v2", 422, "an empty JSON-RPC batch", JSON_RPC_PATH);
+      if (body.length > o.maxBatch) return refusal("v2", 422, `a JSON-RPC batch may hold at most ${o.maxBatch} calls, got ${body.length}`, JSON_RPC_PATH);
+      const replies = await Promise.all(body.map(one));
+      return { status: 200, body: replies.map((r) => r.body), route: JSON_RPC_PATH };
+    }
+    return one(body);
+  };
+
+  /** A refused /jsonRPC request: the error in the JSON-RPC envelope of each call (id and jsonrpc echoed). */
+  const refused = (body: unknown, a: Admission): Reply => {
+    const each = (call: unknown) => {
+      const c = call !== null && typeof call === "object" && !Array.isArray(call) ? (call as Record<string, JsonValue>) : {};
+      const extra = typeof c["@extra"] === "string" ? c["@extra"] : newExtra();
+      return errorBody("v2", a.status, a.message, extra, { jsonrpc: c.jsonrpc ?? "2.0", id: c.id });
+    };
+    return { status: a.status, body: Array.isArray(body) && body.length > 0 ? body.map(each) : each(body), route: "ratelimit" };
+  };
+
+  return async (x) => {
+    let body: unknown;
+    let failed: Reply | undefined;
+    try {
+      body = await readJson(x.req, o.maxBody);
+    } catch (err) {
+      const { status, message } = o.classify(err, undefined);
+      failed = { status, body: errorBody("v2", status, message, "_", {}), route: JSON_RPC_PATH };
+    }
+    if (!x.admit) return failed ?? answer(body);
+    const calls = Array.isArray(body) && body.length > 0 && body.length <= o.maxBatch ? body.length : 1;
+    const admission = await x.admit(calls);
+    if (admission.status) return { ...refused(body, admission), headers: admission.headers };
+    const reply = failed ?? (await answer(body));
+    return { ...reply, headers: admission.headers };
+  };
+}

@@ -1,0 +1,52 @@
+// Stage: route. The edge's own paths (/healthz, /metrics, the API docs), /jsonRPC, and the routes of
+// the descriptors: a unary RPC as REST (rest.ts), a server-streaming one as Server-Sent Events (sse.ts).
+// The last HTTP stage: what it routes to makes the calls (through the call stages).
+import type { JsonValue } from "@bufbuild/protobuf";
+import type { ApiDocs } from "../docs.js";
+import type { GatewayMetrics } from "../metrics.js";
+import type { Route, RouteTable } from "../routes.js";
+import { refusal } from "./errors.js";
+import { JSON_RPC_PATH } from "./ratelimit.js";
+import type { Exchange, Handler, Reply } from "./stage.js";
+
+export type Endpoint = (x: Exchange, route: Route) => Promise<Reply | null>;
+
+export interface RouteOptions {
+  routes: RouteTable;
+  docs: ApiDocs;
+  metrics: GatewayMetrics;
+  health?: () => Promise<{ ok: boolean; detail?: JsonValue }>;
+  rest: Endpoint;
+  stream: Endpoint;
+  jsonRpc: Handler<Exchange, Reply>;
+}
+
+export function routeStage(o: RouteOptions): Handler<Exchange, Reply | null> {
+  const health = async (): Promise<Reply> => {
+    const h = o.health ? await o.health() : { ok: true };
+    return { status: h.ok ? 200 : 503, body: { status: h.ok ? "ok" : "unavailable", ...(h.detail !== undefined ? { detail: h.detail } : {}) }, route: "/healthz" };
+  };
+  return async (x) => {
+    const path = x.path!;
+    switch (path) {
+      case "/healthz":
+        return health();
+      case "/metrics": {
+        const text = await o.metrics.registry.metrics();
+        x.res.writeHead(200, { "content-type": o.metrics.registry.contentType });
+        x.res.end(text);
+        return null;
+      }
+      case JSON_RPC_PATH:
+        if (x.method !== "POST") return refusal("v2", 405, `method ${x.method} is not supported by ${JSON_RPC_PATH}; use POST`, "jsonRPC");
+        return o.jsonRpc(x);
+    }
+    if (o.docs.serve(path, x.method, x.res)) return null;
+
+    const methods = o.routes.byPath.get(path);
+    if (!methods) return refusal(x.flavour, 404, `Not Found: ${path.slice(0, 200)} is not a method of this API`, "unmatched");
+    const route = methods.get(x.method === "HEAD" ? "GET" : x.method);
+    if (!route) return refusal(x.flavour, 405, `method ${x.method} is not supported by ${path}; use ${[...methods.keys()].join(" or ")}`, path);
+    return route.stream ? o.stream(x, route) : o.rest(x, route);
+  };
+}
