@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { external, internal, toNano } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { applyMerkleUpdate, blockCell, loadMerkleUpdate, parseBlock, shardHashesList, verifyBlockSignatures, configValidatorSet, emptyCryptoSignatures } from "@tongate/block";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain, type BlockRecord } from "../src/chain/chain.js";
 import { buildShardState } from "../src/chain/state.js";
 import { ChainStore } from "../src/chain/store.js";
@@ -15,6 +15,7 @@ import { deriveKeyPair } from "../src/keys.js";
 
 let chain: Chain;
 let now = 1_760_000_000;
+afterAll(() => chain?.close());
 
 beforeAll(async () => {
   const genesis = createGenesis({ seed: "chain", wallets: 1, now });
