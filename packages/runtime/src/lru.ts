@@ -20,6 +20,14 @@ export class LruMap<K, V> {
     this.map.set(key, value);
   }
 
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+
   get size(): number {
     return this.map.size;
   }

@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Address, loadShardAccount } from "@ton/core";
+import { Address, beginCell, loadShardAccount, loadTransaction } from "@ton/core";
+import { lookupShardAccount, storeShardAccount } from "@tongate/block";
 import { afterAll, describe, expect, it } from "vitest";
 import { AccountHistory } from "../src/chain/account-history.js";
 import { buildShardState } from "../src/chain/state.js";
@@ -68,6 +69,51 @@ describe("the state window", () => {
       await archival.close();
     } finally {
       rmSync(wdir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a seal that fails while it is stored", () => {
+  it("leaves nothing of it behind: the next seal and a restart see the chain as it was", async () => {
+    const fdir = mkdtempSync(join(tmpdir(), "localnet-fail-"));
+    const open = () => Localnet.start({ seed: "fail", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: fdir, checkWorkers: 0 });
+    try {
+      const net = await open();
+      const to = new Address(0, Buffer.alloc(32, 0x31));
+      await net.faucet(to, 1_000_000_000n);
+      const head = net.chain.lastMasterchain!;
+      const store = net.chain.store;
+      const putBlock = store.putBlock.bind(store);
+      let calls = 0;
+      // the second block of the next seal fails to be written (as a full disk would)
+      store.putBlock = (m, boc) => {
+        if (++calls === 2) throw new Error("disk full");
+        putBlock(m, boc);
+      };
+      await expect(net.chain.seal()).rejects.toThrow("disk full");
+      store.putBlock = putBlock;
+      expect(net.chain.lastMasterchain).toBe(head);
+      const next = await net.chain.seal();
+      expect(next.id.seqno).toBe(head.id.seqno + 1);
+      // what the failed seal ran (the elector's tick, the config's tock) left no trace in the accounts
+      for (const special of ["3333333333333333333333333333333333333333333333333333333333333333", "5555555555555555555555555555555555555555555555555555555555555555"]) {
+        const inState = lookupShardAccount(next.stateRoot.refs[1]!.beginParse().loadRef(), Buffer.from(special, "hex")).account!;
+        const held = net.chain.history.latest(AccountHistory.key(-1, special))!;
+        expect(held.hash()).toEqual(beginCell().store(storeShardAccount(inState)).endCell().hash());
+        expect(inState.lastTransLt).toBeLessThan(next.endLt);
+        expect(inState.lastTransLt).toBeGreaterThan(head.endLt);
+        // its transaction in the next block follows its transaction in the head, not one of the failed seal
+        const ofAccount = (b: typeof head) => b.transactions.map((t) => loadTransaction(t.cell.beginParse())).find((t) => t.address === BigInt("0x" + special))!;
+        const prev = ofAccount(head);
+        expect(ofAccount(next).prevTransactionHash).toBe(BigInt("0x" + prev.hash().toString("hex")));
+      }
+      await net.close();
+      const again = await open();
+      expect(again.chain.lastMasterchain!.id.rootHash).toEqual(next.id.rootHash);
+      expect(again.chain.transactionsFrom(0, to.hash, 2n ** 63n, 10)).toHaveLength(1);
+      await again.close();
+    } finally {
+      rmSync(fdir, { recursive: true, force: true });
     }
   });
 });

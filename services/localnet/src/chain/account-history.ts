@@ -35,6 +35,14 @@ export class AccountHistory {
     else list.push({ mcSeqno, cell });
   }
 
+  /** Undoes setVersion(key, mcSeqno, …) of a seal that failed. */
+  dropVersion(key: string, mcSeqno: number): void {
+    const list = this.versions.get(key);
+    if (!list || list[list.length - 1]!.mcSeqno !== mcSeqno) return;
+    list.pop();
+    if (list.length === 0) this.versions.delete(key);
+  }
+
   /** The ShardAccount cell as of masterchain block `mcSeqno` (undefined: never existed by then). */
   at(key: string, mcSeqno: number): Cell | undefined {
     const list = this.versions.get(key);

@@ -479,7 +479,11 @@ export class Chain implements RecordSource {
   private accountStore(mcSeqno: number): AccountStore {
     return {
       get: (wc, id) => this.history.latest(AccountHistory.key(wc, id)),
-      set: (wc, id, cell) => this.history.setVersion(AccountHistory.key(wc, id), mcSeqno, cell),
+      set: (wc, id, cell) => {
+        const key = AccountHistory.key(wc, id);
+        this.sealWrites.push(key);
+        this.history.setVersion(key, mcSeqno, cell);
+      },
     };
   }
 
@@ -598,13 +602,40 @@ export class Chain implements RecordSource {
     return next;
   }
 
+  /**
+   * One seal; if it fails (an emulation, building a block, the store), nothing of it stays: the
+   * account versions it wrote go, its messages go back in the queues, the pending splits and
+   * merges are as before, and the head does not move.
+   */
   private async sealOnce(at?: number): Promise<BlockRecord> {
-    const now = at ?? Math.max(this.clock(), this.head?.genUtime ?? this.genesis.now);
     // Both queues are taken now: what arrives while this seal runs goes in the next one.
     const q0 = this.queues.get(0)!;
     const qmExternal = this.queues.get(-1)!;
     this.queues.set(0, []);
     this.queues.set(-1, []);
+    const before = { splits: new Set(this.pendingSplits), merges: new Set(this.pendingMerges), targetDepth: this.targetDepth };
+    this.sealWrites = [];
+    try {
+      return await this.sealAttempt(at, q0, qmExternal);
+    } catch (e) {
+      const mcSeqno = (this.head?.id.seqno ?? 0) + 1;
+      for (const key of this.sealWrites) this.history.dropVersion(key, mcSeqno);
+      this.queues.set(0, [...q0, ...this.queues.get(0)!]);
+      this.queues.set(-1, [...qmExternal, ...this.queues.get(-1)!]);
+      this.pendingSplits = before.splits;
+      this.pendingMerges = before.merges;
+      this.targetDepth = before.targetDepth;
+      throw e;
+    } finally {
+      this.sealWrites = [];
+    }
+  }
+
+  /** Account versions a seal under way wrote (keys), to undo if it fails. */
+  private sealWrites: string[] = [];
+
+  private async sealAttempt(at: number | undefined, q0: QueuedMessage[], qmExternal: QueuedMessage[]): Promise<BlockRecord> {
+    const now = at ?? Math.max(this.clock(), this.head?.genUtime ?? this.genesis.now);
     const mcPrev = this.head;
     const mcSeqno = (mcPrev?.id.seqno ?? 0) + 1;
     const mcPrevRef = mcPrev ? refOf(mcPrev) : zeroRef(this.mcZero);
@@ -674,11 +705,6 @@ export class Chain implements RecordSource {
     this.validatorKey ??= createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, v.secretKey.subarray(0, 32)]), format: "der", type: "pkcs8" });
     rec.meta.signatures.push({ nodeIdShort: validatorNodeIdShort(v.publicKey), signature: ed25519Sign(null, blockSignedMessage(rec.id.rootHash, rec.id.fileHash), this.validatorKey) });
 
-    // The prev_blocks entry of this block, for the next masterchain state.
-    const key = rec.keyBlock;
-    const entry = { extra: { key, maxEndLt: rec.endLt }, value: { key, blkRef: refOf(rec) } };
-    this.prevBlocksCell = hashmapAugSet(this.prevBlocksCell.root, 32, BigInt(mcSeqno), { extra: entry.extra, store: (b) => keyExtBlkRefValue.serialize(entry.value, b) }, keyMaxLtAug);
-
     // Everything in one transaction: a crash leaves the chain as it was before this seal.
     const keyBlocks = keyBlock ? [...this.keyBlocks, mcSeqno] : this.keyBlocks;
     const queue = [...nextQueue, ...this.queues.get(0)!.filter((m) => m.message.info.type === "internal")];
@@ -696,8 +722,12 @@ export class Chain implements RecordSource {
       this.store.putMeta("head", head);
     });
 
-    // The prev_blocks sub-trees off the path of the next entry are in the store now: read them from
-    // there when needed instead of holding them (they grow by one entry per block, forever).
+    // The prev_blocks entry of this block, for the next masterchain state. The sub-trees off the path
+    // of the next entry are in the store now: read them from there when needed instead of holding
+    // them (they grow by one entry per block, forever).
+    const key = rec.keyBlock;
+    const entry = { extra: { key, maxEndLt: rec.endLt }, value: { key, blkRef: refOf(rec) } };
+    this.prevBlocksCell = hashmapAugSet(this.prevBlocksCell.root, 32, BigInt(mcSeqno), { extra: entry.extra, store: (b) => keyExtBlkRefValue.serialize(entry.value, b) }, keyMaxLtAug);
     const stored = (c: Cell) => {
       const n = this.store.numberOf(c);
       return n === undefined ? c : this.store.cell(n);

@@ -164,6 +164,13 @@ class Log {
     return at;
   }
 
+  /** Drops what was appended after `length` (a batch that failed). */
+  truncate(length: number): void {
+    ftruncateSync(this.fd, length);
+    this.length = length;
+    this.chunks.clear();
+  }
+
   /** `length` bytes at `offset` (fewer at the end of the file). */
   read(offset: number, length: number): Buffer {
     const index = Math.floor(offset / CHUNK);
@@ -235,6 +242,8 @@ export class ChainStore {
   private head: HeadFile;
   /** Numbers of cells in the store, by cell object (written or read here) and by hash (recent). */
   private readonly numbers = new WeakMap<Cell, number>();
+  /** Cells written by the batch under way: forgotten again if it fails. */
+  private written: Cell[] = [];
   private readonly recent = new LruMap<string, number>(RECENT_CELLS);
   /** Account indexes whose tail was checked against the last commit in this process. */
   private readonly checkedTx = new Set<string>();
@@ -265,8 +274,23 @@ export class ChainStore {
    */
   async write(write: () => void): Promise<void> {
     this.pendingMeta = { ...this.head.meta };
+    this.written = [];
     try {
-      write();
+      try {
+        write();
+      } catch (e) {
+        for (const c of this.written) {
+          this.numbers.delete(c);
+          this.recent.delete(c.hash().toString("base64"));
+        }
+        // nothing of a failed seal may count: back to the last commit (index entries beyond it are
+        // ignored, and an account index's tail is checked again before it is read or appended to)
+        this.cells.truncate(this.head.lengths.cells);
+        this.blocks.truncate(this.head.lengths.blocks);
+        this.txs.truncate(this.head.lengths.txs);
+        this.checkedTx.clear();
+        throw e;
+      }
       const head: HeadFile = { version: 1, lengths: { cells: this.cells.length, blocks: this.blocks.length, txs: this.txs.length }, meta: this.pendingMeta };
       const path = join(this.o.dir, "head.json");
       writeFileSync(path + ".tmp", JSON.stringify(head));
@@ -274,6 +298,7 @@ export class ChainStore {
       this.head = head;
     } finally {
       this.pendingMeta = undefined;
+      this.written = [];
     }
   }
 
@@ -496,6 +521,7 @@ export class ChainStore {
       }
       c.refs.forEach((r, i) => rec.writeUIntBE(known(r)!, 37 + bytes + 6 * i, 6));
       const n = this.cells.append(rec);
+      this.written.push(c);
       this.numbers.set(c, n);
       this.recent.set(c.hash().toString("base64"), n);
     }
