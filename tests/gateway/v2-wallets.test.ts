@@ -4,7 +4,8 @@
 import { Address, beginCell, Cell, external, internal, loadShardAccount, storeMessage, toNano, type StateInit } from "@ton/core";
 import { WalletContractV1R3, WalletContractV2R2, WalletContractV3R2 } from "@ton/ton";
 import { deriveKeyPair, type Localnet } from "@tongate/localnet";
-import { detectWallet, walletData, packAddress } from "@tongate/ton";
+import { detectWallet, walletData } from "@tongate/contracts";
+import { packAddress } from "@tongate/ton";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";

@@ -7,4 +7,3 @@ export { crc32c, serializeBoc, type SerializeBocOptions } from "./boc.js";
 export { installFastSha256 } from "./fast-sha256.js";
 export { installFastBitReader, originalBitReads } from "./fast-bits.js";
 export { installSpeedShims } from "./speed-shims.js";
-export { detectWallet, walletByCodeHash, walletData, type WalletData, type WalletKind } from "./wallet.js";

@@ -7,11 +7,12 @@
 // chain of pairs ending in null is a list, any other tuple a tuple; slices are serialized as cells.
 import { create } from "@bufbuild/protobuf";
 import { Cell, type Slice, type TupleItem } from "@ton/core";
+import type { StackItem } from "@tongate/contracts";
 import { apiError } from "@tongate/runtime";
 import { TvmStackEntrySchema, type TvmStackEntry } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 
 /** A result stack value: a TupleItem, or one tonlib cannot represent (continuation, builder). */
-export type StackItem = Exclude<TupleItem, { type: "tuple" }> | { type: "tuple"; items: StackItem[] } | { type: "unsupported" };
+export type { StackItem };
 
 /** A JSON value as the gateway hands over google.protobuf.Value contents. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

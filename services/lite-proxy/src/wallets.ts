@@ -1,7 +1,8 @@
 // API v2: getWalletInformation (toncenter's own wallet detection by code hash) and
 // getExtendedAddressInformation (tonlib's fullAccountState: the account state by contract type).
 import { create } from "@bufbuild/protobuf";
-import { detectWallet, walletData, type WalletData, type WalletKind, packAddress } from "@tongate/ton";
+import { detectWallet, walletData, type WalletData, type WalletKind } from "@tongate/contracts";
+import { packAddress } from "@tongate/ton";
 import {
   AccountStateRawSchema,
   AccountStateSchema,

@@ -25,7 +25,7 @@ import {
   WalletStatesResponseSchema,
 } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { apiError } from "@tongate/runtime";
-import { walletByCodeHash, walletData } from "@tongate/ton";
+import { walletByCodeHash, walletData } from "@tongate/contracts";
 import type { AccountStateRow } from "../../rows/types.js";
 import { select, type Store } from "../../store/store.js";
 import { opt } from "../models.js";

@@ -3,7 +3,8 @@
 import { create } from "@bufbuild/protobuf";
 import { type AddressBookRow, AddressBookRowSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { LruMap } from "@tongate/runtime";
-import { formatFriendly, walletByCodeHash } from "@tongate/ton";
+import { walletByCodeHash } from "@tongate/contracts";
+import { formatFriendly } from "@tongate/ton";
 import type { MessageRow, TransactionStateRow } from "../../rows/types.js";
 import type { StoredTransaction } from "../../store/queries.js";
 import { select, type Store } from "../../store/store.js";

@@ -1,10 +1,10 @@
-// TEP-64 token metadata as getTokenData reports it: on-chain content (prefix
+// TEP-64 token metadata as toncenter's getTokenData reports it: on-chain content (prefix
 // 0x00: a dictionary keyed by the sha256 of attribute names, each value snake
 // or chunked data) or off-chain content (prefix 0x01: a URI, which is returned,
 // not fetched).
 import { createHash } from "node:crypto";
 import { Dictionary, type Cell, type Slice } from "@ton/core";
-import { apiError } from "@tongate/runtime";
+import { ContractDataError } from "../errors.js";
 
 export type TokenContentJson = { type: "onchain"; data: Record<string, string> } | { type: "offchain"; data: string };
 
@@ -17,8 +17,7 @@ const CHUNKED = 0x01;
 const ONCHAIN = 0x00;
 const OFFCHAIN = 0x01;
 
-/** A contract answered token data that does not fit the standards: toncenter's 500. */
-export const unpackError = (what: string) => apiError(500, `Failed to unpack token data: ${what}`);
+const unpackError = (what: string) => new ContractDataError(what);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -65,7 +64,7 @@ export function parseTokenContent(cell: Cell, what: string): TokenContentJson {
   const prefix = s.loadUint(8);
   if (prefix === OFFCHAIN) {
     const uri = utf8OrNull(snakeBytes(s));
-    if (uri === null) throw apiError(500, `Invalid uri: ${what}: the off-chain URI is not UTF-8`);
+    if (uri === null) throw new ContractDataError(`${what}: the off-chain URI is not UTF-8`, "uri");
     return { type: "offchain", data: uri };
   }
   if (prefix !== ONCHAIN) throw unpackError(`${what}: content prefix 0x${prefix.toString(16).padStart(2, "0")} is neither 0x00 (on-chain) nor 0x01 (off-chain)`);

@@ -2,6 +2,7 @@
 // table, v2-api.md "getWalletInformation"), and what their data cell says: seqno, wallet_id and,
 // for v5, whether signed external messages are allowed.
 import type { Cell } from "@ton/core";
+import { WALLETS_CODE_HASHES as H } from "./code-hashes.js";
 
 export interface WalletKind {
   /** toncenter's wallet_type, e.g. "wallet v4 r2". */
@@ -12,17 +13,18 @@ export interface WalletKind {
 }
 
 const WALLETS: Record<string, WalletKind> = {
-  "oM/CxIruFqJx8s/AtzgtgXVs7LEBfQd/qqs7tgL2how=": { type: "wallet v1 r1", version: 1, revision: 1 },
-  "1JAvzJ+tdGmPqONTIgpo2g3PcuMryy657gQhfBfTBiw=": { type: "wallet v1 r2", version: 1, revision: 2 },
-  "WHzHie/xyE9G7DeX5F/ICaFP9a4k8eDHpqmcydyQYf8=": { type: "wallet v1 r3", version: 1, revision: 3 },
-  "XJpeaMEI4YchoHxC+ZVr+zmtd+xtYktgxXbsiO7mUyk=": { type: "wallet v2 r1", version: 2, revision: 1 },
-  "/pUw0yQ4Uwg+8u8LTCkIwKv2+hwx6iQ6rKpb+MfXU/E=": { type: "wallet v2 r2", version: 2, revision: 2 },
-  "thBBpYp5gLlG6PueGY48kE0keZ/6NldOpCUcQaVm9YE=": { type: "wallet v3 r1", version: 3, revision: 1 },
-  "hNr6RJ+Ypph3ibojI1gHK8D3bcRSQAKl0JGLmnXS1Zk=": { type: "wallet v3 r2", version: 3, revision: 2 },
-  "ZN1UgFUixb6KnbWc6gEFzPDQh4bKeb64y3nogKjXMi0=": { type: "wallet v4 r1", version: 4, revision: 1 },
-  "/rX/aCDi/w2Ug+fg1iyBfYRniftK5YDIeIZtlZ2r1cA=": { type: "wallet v4 r2", version: 4, revision: 2 },
+  [H.wallet_v1r1]: { type: "wallet v1 r1", version: 1, revision: 1 },
+  [H.wallet_v1r2]: { type: "wallet v1 r2", version: 1, revision: 2 },
+  [H.wallet_v1r3]: { type: "wallet v1 r3", version: 1, revision: 3 },
+  [H.wallet_v2r1]: { type: "wallet v2 r1", version: 2, revision: 1 },
+  [H.wallet_v2r2]: { type: "wallet v2 r2", version: 2, revision: 2 },
+  [H.wallet_v3r1]: { type: "wallet v3 r1", version: 3, revision: 1 },
+  [H.wallet_v3r2]: { type: "wallet v3 r2", version: 3, revision: 2 },
+  [H.wallet_v4r1]: { type: "wallet v4 r1", version: 4, revision: 1 },
+  [H.wallet_v4r2]: { type: "wallet v4 r2", version: 4, revision: 2 },
+  // Not among the fixtures: the v5 beta code (toncenter C++'s table).
   "89fKU0k97trCizgZhqhJQDy6w9LFhHea8IEGWvCsS5M=": { type: "wallet v5 beta", version: 5, revision: 0 },
-  "IINLe3KxEhR+Gy+0V7hOdNGjDwT3N9T2KmaOlVLSty8=": { type: "wallet v5 r1", version: 5, revision: 0 },
+  [H.wallet_v5r1]: { type: "wallet v5 r1", version: 5, revision: 0 },
 };
 
 export function detectWallet(code: Cell | undefined): WalletKind | undefined {

@@ -1,0 +1,3 @@
+// TEP-74 jettons (the 2022 reference, token-contract, Jetton 2.0, stablecoin, mintless).
+export * from "./code-hashes.js";
+export * from "./get-methods.js";
