@@ -1,20 +1,11 @@
 // What running contract code locally needs, read from the liteserver the way tonlib reads it: the
 // account (proof-verified), the blockchain config of the block (proof-verified), the public
-// libraries the code refers to, and TON's emulator (@ton/sandbox's Executor, the C++ emulator in
-// WebAssembly), shared by get-methods and fee estimation.
+// libraries the code refers to; the emulator itself (@tongate/emulator) runs the get-methods and
+// fee estimation with them.
 import { beginCell, Cell, CellType, Dictionary, loadAccount, type Account, type Address } from "@ton/core";
-import { Executor } from "@ton/sandbox";
 import { ProofError, verifyConfig, type VerifiedAccountState } from "@tongate/proof";
 import { verified, type BlockIdExt, type ChainReader, type VerifiedAccount } from "./chain.js";
 import { tlBlockId, type PoolSession } from "@tongate/liteclient";
-
-let executor: Promise<Executor> | undefined;
-
-/** The emulator, created on first use (loading its WebAssembly takes a moment). */
-export function emulator(): Promise<Executor> {
-  executor ??= Executor.create();
-  return executor;
-}
 
 
 export interface AccountAtBlock {

@@ -8,10 +8,11 @@
 //   (one hop), and its fees are that transaction's.
 // - a message the contract would not accept: tonlib answers gas_fee 0; here it is a 409 with the
 //   exit code, the answer sendBoc would give.
-import { beginCell, Cell, contractAddress, external, loadTransaction, storeMessage, type Address, type StateInit, type Transaction } from "@ton/core";
+import { beginCell, Cell, contractAddress, external, storeMessage, type Address, type StateInit, type Transaction } from "@ton/core";
 import { apiError } from "@tongate/runtime";
+import { emulator, runTransaction } from "@tongate/emulator";
 import type { BlockIdExt, ChainReader } from "./chain.js";
-import { blockConfig, emptyLibraries, emulator, fetchLibraries, libraryRefs, librariesCell, readAccount, type AccountAtBlock } from "./emulation.js";
+import { blockConfig, emptyLibraries, fetchLibraries, libraryRefs, librariesCell, readAccount, type AccountAtBlock } from "./emulation.js";
 import type { PoolSession } from "@tongate/liteclient";
 
 export interface Fees {
@@ -54,22 +55,18 @@ async function execute(s: PoolSession, method: string, block: BlockIdExt, acc: A
   const st = acc.account?.storage.state;
   const libs = emptyLibraries();
   await fetchLibraries(s, method, libraryRefs([st?.type === "active" ? st.state.code : undefined, o.initCode]), libs);
-  const [config, vm] = await Promise.all([blockConfig(s, method, block), emulator()]);
-  const r = await vm.runTransaction({
+  const [config] = await Promise.all([blockConfig(s, method, block), emulator()]);
+  const r = await runTransaction({
     config,
     libs: librariesCell(libs) ?? null,
-    verbosity: "short",
-    shardAccount: acc.shardAccount.toBoc().toString("base64"),
+    shardAccount: acc.shardAccount,
     message,
     now: acc.genUtime,
     lt: o.lt,
     randomSeed: Buffer.alloc(32),
     ignoreChksig: o.ignoreChksig,
-    debugEnabled: false,
   });
-  const res = r.result;
-  if (!res.success) return { rejected: { error: res.error, exitCode: res.vmResults?.vmExitCode } };
-  return { transaction: loadTransaction(Cell.fromBase64(res.transaction).beginParse()) };
+  return "rejected" in r ? { rejected: r.rejected } : { transaction: r.transaction };
 }
 
 export interface EstimateInput {

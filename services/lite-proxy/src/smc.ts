@@ -5,8 +5,9 @@
 import { Cell, type Address, type TupleItem } from "@ton/core";
 import { apiError } from "@tongate/runtime";
 import { crc16 } from "@tongate/ton";
+import { emulator, runGetMethod } from "@tongate/emulator";
 import type { BlockIdExt, ChainReader } from "./chain.js";
-import { blockConfig, emptyLibraries, emulator, fetchLibraries, libraryRefs, librariesCell, readAccount } from "./emulation.js";
+import { blockConfig, emptyLibraries, fetchLibraries, libraryRefs, librariesCell, readAccount } from "./emulation.js";
 import { parseVmStack, type StackItem } from "./tvm-stack.js";
 
 /** tonlib's exit code for a get-method on an account without code (uninitialized or frozen). */
@@ -56,33 +57,30 @@ export async function runSmcMethod(chain: ChainReader, method: string, address: 
     if (!acc.account || state?.type !== "active" || !state.state.code) return { ...base, exitCode: EXIT_NO_CODE, gasUsed: 0n, stack: [] };
     const code = state.state.code;
     const data = state.state.data ?? Cell.EMPTY;
-    const [config, vm] = await Promise.all([blockConfig(s, method, block), emulator()]);
+    const [config] = await Promise.all([blockConfig(s, method, block), emulator()]);
     const libs = emptyLibraries();
     await fetchLibraries(s, method, libraryRefs([code, data]), libs);
     for (let round = 0; ; round++) {
-      const r = await vm.runGetMethod({
+      const out = await runGetMethod({
         code,
         data,
         methodId,
         stack,
         config,
         libs: librariesCell(libs),
-        verbosity: "short",
         address,
-        unixTime: acc.genUtime,
+        now: acc.genUtime,
         balance: acc.account.storage.balance.coins,
         randomSeed: Buffer.alloc(32),
         gasLimit: GET_METHOD_GAS_LIMIT,
-        debugEnabled: false,
       });
-      const out = r.output;
       if (!out.success) throw new Error(`${method}: the emulator failed: ${out.error}`);
-      if (out.missing_library && round < MAX_LIBRARY_ROUNDS) {
+      if (out.missingLibrary && round < MAX_LIBRARY_ROUNDS) {
         const before = libs.size;
-        await fetchLibraries(s, method, [Buffer.from(out.missing_library, "hex")], libs);
+        await fetchLibraries(s, method, [Buffer.from(out.missingLibrary, "hex")], libs);
         if (libs.size > before) continue; // run again with it; a library no liteserver has leaves the exit code as it is
       }
-      return { ...base, exitCode: out.vm_exit_code, gasUsed: BigInt(out.gas_used), stack: parseVmStack(Cell.fromBase64(out.stack)) };
+      return { ...base, exitCode: out.exitCode, gasUsed: out.gasUsed, stack: out.stack ? parseVmStack(out.stack) : [] };
     }
   });
 }

@@ -7,9 +7,7 @@
 import { createHash } from "node:crypto";
 import { Address, beginCell, Cell, Dictionary, loadMessage, storeMessage, type Message } from "@ton/core";
 import type { PrevBlocksInfo } from "@ton/sandbox";
-import { bocBase64 } from "./boc-cache.js";
-import type { Emulation } from "./emulate.mjs";
-import type { ExecutedTransaction, TransactionExecutor } from "./executor.js";
+import { bocBase64, type Emulation, type ExecutedTransaction, type TransactionExecutor } from "@tongate/emulator";
 
 export interface QueuedMessage {
   cell: Cell;

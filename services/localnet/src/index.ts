@@ -2,7 +2,8 @@
 export * from "./collator.js";
 export * from "./config.js";
 export * from "./control.js";
-export * from "./executor.js";
+// The emulator wrapper lives in @tongate/emulator; what localnet exported of it before stays here.
+export { emptyShardAccount, prevBlocksInfoBoc, TransactionExecutor, type ExecutedTransaction, type GetMethodParams, type GetMethodResult, type RunParams } from "@tongate/emulator";
 export * from "./genesis.js";
 export * from "./keys.js";
 export * from "./localnet.js";

@@ -10,7 +10,7 @@ import { AccountHistory, type TxRecord } from "./chain/account-history.js";
 import { Chain } from "./chain/chain.js";
 import { DataDir } from "./data-dir.js";
 import type { ShardStateBuilder } from "./chain/state.js";
-import { TransactionExecutor } from "./executor.js";
+import { TransactionExecutor } from "@tongate/emulator";
 import { createGenesis, type Genesis, type GenesisOptions } from "./genesis.js";
 import { deriveBytes } from "./keys.js";
 import { publishLibrary, type PublishedLibrary } from "./library-publisher.js";

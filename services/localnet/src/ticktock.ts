@@ -8,7 +8,7 @@
 import { Address, loadShardAccount, type Cell, type Message } from "@ton/core";
 import type { TickOrTock } from "@ton/sandbox";
 import { accountRandSeed, collate, collated, outMessageCells, queued, type AccountStore, type CollateOptions, type CollatedTransaction, type Collation, type QueuedMessage } from "./collator.js";
-import type { TransactionExecutor } from "./executor.js";
+import type { TransactionExecutor } from "@tongate/emulator";
 
 /**
  * Collates a masterchain block: ticks, the queue (collate), tocks. `special`: the special

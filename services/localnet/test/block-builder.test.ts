@@ -7,7 +7,7 @@ import { blockTransactions, parseBlock, blockCell, loadMerkleUpdate } from "@ton
 import { describe, expect, it } from "vitest";
 import { buildBlock } from "../src/chain/block-builder.js";
 import { collate, queuedFromMessage, type AccountStore } from "../src/collator.js";
-import { TransactionExecutor } from "../src/executor.js";
+import { TransactionExecutor } from "@tongate/emulator";
 import { createGenesis, shardAccountCell } from "../src/genesis.js";
 import { deriveKeyPair } from "../src/keys.js";
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain, type BlockRecord } from "../src/chain/chain.js";
 import { buildShardState } from "../src/chain/state.js";
 import { ChainStore } from "../src/chain/store.js";
-import { TransactionExecutor } from "../src/executor.js";
+import { TransactionExecutor } from "@tongate/emulator";
 import { createGenesis } from "../src/genesis.js";
 import { deriveKeyPair } from "../src/keys.js";
 

@@ -4,7 +4,7 @@ import { WalletContractV4 } from "@ton/ton";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collate, inMessageCell, outMessageCells, queuedFromMessage, type AccountStore } from "../src/collator.js";
 import { configParam } from "../src/config.js";
-import { TransactionExecutor } from "../src/executor.js";
+import { TransactionExecutor } from "@tongate/emulator";
 import { createGenesis, shardAccountCell, type Genesis } from "../src/genesis.js";
 import { deriveKeyPair } from "../src/keys.js";
 

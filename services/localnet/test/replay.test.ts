@@ -25,7 +25,7 @@ import { Address, beginCell, Cell, CellType, Dictionary, type DictionaryValue, t
 import { Executor } from "@ton/sandbox";
 import { blockTransactions, parseBlock, type Block } from "@tongate/block";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TransactionExecutor } from "../src/executor.js";
+import { TransactionExecutor } from "@tongate/emulator";
 
 const FIXTURE = "/work/shared/fixtures/replay/tvm_replay_fat_block_66519406.json.gz";
 /** What the bare emulator was seen to reproduce on this block when the issue was written. */

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileSpecialContract, codeBoc } from "../scripts/compile-special-contracts.js";
 import type { BlockRecord } from "../src/chain/chain.js";
 import { buildShardState } from "../src/chain/state.js";
-import { prevBlocksInfoBoc } from "../src/executor.js";
+import { prevBlocksInfoBoc } from "@tongate/emulator";
 import { Localnet } from "../src/localnet.js";
 import { localnetProofs } from "../src/proofs.js";
 import { SPECIAL_CONTRACTS, specialAccountIds, specialContractBocUrl, specialContractCode, type SpecialContractName } from "../src/special-accounts.js";

@@ -44,8 +44,7 @@ import {
 } from "@tongate/block";
 import { collate, queued, stateKey, type AccountStore, type Collation, type QueuedMessage } from "../collator.js";
 import type { PrevBlocksInfo } from "@ton/sandbox";
-import { withBoc } from "../boc-cache.js";
-import type { TransactionExecutor } from "../executor.js";
+import { withBoc, type TransactionExecutor } from "@tongate/emulator";
 import type { Genesis } from "../genesis.js";
 import { shardAccountCell } from "../genesis.js";
 import { deriveBytes } from "../keys.js";

@@ -6,6 +6,7 @@ import { Executor, type PrevBlocksInfo, type TickOrTock } from "@ton/sandbox";
 import { bocBase64, withBoc } from "./boc-cache.js";
 import { emulateOn, outMessagesCount, type Emulation, type EmulationJob } from "./emulate.mjs";
 import { ExecutorPool } from "./executor-pool.js";
+import { runGetMethod } from "./shared.js";
 
 export interface ExecutedTransaction {
   transaction: Transaction;
@@ -145,24 +146,25 @@ export class TransactionExecutor {
     if (!account || state?.type !== "active" || !state.state.code || !state.state.data) {
       throw new Error("account is not active: it has no code to run");
     }
-    const res = await this.executor.runGetMethod({
-      code: state.state.code,
-      data: state.state.data,
-      methodId,
-      stack: stack ? parseTuple(stack) : [],
-      config: this.configBase64,
-      verbosity: "short",
-      libs: this.libs ?? undefined,
-      address,
-      unixTime: p.now,
-      balance: account.storage.balance.coins,
-      randomSeed: p.randomSeed,
-      gasLimit: p.gasLimit ?? 1_000_000n,
-      debugEnabled: false,
-    });
-    const out = res.output;
+    const out = await runGetMethod(
+      {
+        code: state.state.code,
+        data: state.state.data,
+        methodId,
+        stack: stack ? parseTuple(stack) : [],
+        config: this.configBase64,
+        libs: this.libs ?? undefined,
+        address,
+        now: p.now,
+        balance: account.storage.balance.coins,
+        randomSeed: p.randomSeed,
+        gasLimit: p.gasLimit ?? 1_000_000n,
+        prevBlocksInfo: p.prevBlocksInfo,
+      },
+      this.executor,
+    );
     if (!out.success) throw new Error(out.error);
-    return { exitCode: out.vm_exit_code, stack: out.stack ? Cell.fromBase64(out.stack) : undefined, gasUsed: BigInt(out.gas_used) };
+    return { exitCode: out.exitCode, stack: out.stack, gasUsed: out.gasUsed };
   }
 
   /**
@@ -268,6 +270,8 @@ export interface GetMethodParams {
   now: number;
   randomSeed: Buffer;
   gasLimit?: bigint;
+  /** c7's previous-blocks info; absent: none (as before prev_blocks_info existed). */
+  prevBlocksInfo?: PrevBlocksInfo;
 }
 
 export function emptyShardAccount(_address: Address): Cell {
