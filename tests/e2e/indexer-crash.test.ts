@@ -33,7 +33,8 @@ let head = 0;
 const fresh = (wc: number, n: number) => new Address(wc, Buffer.alloc(32, n));
 
 beforeAll(async () => {
-  net = await startTestLocalnet({ seed: "indexer-crash", wallets: 2 });
+  // archival: the runs index from block 1 while the head is hundreds of blocks ahead
+  net = await startTestLocalnet({ seed: "indexer-crash", wallets: 2, archival: true });
   const w1 = new LocalnetSender(net, net.genesis.wallets[1]!);
   const w2 = new LocalnetSender(net, net.genesis.wallets[2]!);
   const random = rng(SEED);
@@ -51,7 +52,7 @@ beforeAll(async () => {
   }
   // a tail of empty blocks: with blocks stored in groups a restarted run otherwise finished
   // the range before a mid-batch kill landed (and the loop stops at the first completed run)
-  for (let i = 0; i < 90; i++) await net.chain.seal();
+  for (let i = 0; i < 300; i++) await net.chain.seal();
   head = net.chain.lastMasterchain!.id.seqno;
   writeFileSync(globalConfig, JSON.stringify(net.globalConfig()));
 });

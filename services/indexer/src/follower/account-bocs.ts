@@ -14,6 +14,7 @@
 // What neither gives stays null (an account that changed again later in the same batch: its later
 // row carries the state). One liteserver call per account seen for the first time.
 import { Cell, loadAccount } from "@ton/core";
+import { LiteServerError } from "@tongate/liteclient";
 import type { AccountStateRow } from "../rows/types.js";
 import { bocB64, cellHash } from "../rows/util.js";
 import { select, type Store } from "../store/store.js";
@@ -116,10 +117,18 @@ async function liteAccountCells(
   timeoutMs?: number,
 ): Promise<{ code: { hash: string; boc: string } | null; data: { hash: string; boc: string } | null } | undefined> {
   const [wc, hex] = account.split(":") as [string, string];
-  const r = (await lite.query(
-    { kind: "liteServer.getAccountState", id: tlBlockId(mcBlock), account: { kind: "liteServer.accountId", workchain: Number(wc), id: Buffer.from(hex, "hex") } },
-    { timeoutMs },
-  ));
+  let r;
+  try {
+    r = await lite.query(
+      { kind: "liteServer.getAccountState", id: tlBlockId(mcBlock), account: { kind: "liteServer.accountId", workchain: Number(wc), id: Buffer.from(hex, "hex") } },
+      { timeoutMs },
+    );
+  } catch (e) {
+    // A non-archival liteserver no longer has the state of an old block (TON's "state already
+    // gc'd"): the code and data stay unfilled, as the block left them, and indexing goes on.
+    if (e instanceof LiteServerError && /state already gc'd/.test(e.message)) return undefined;
+    throw e;
+  }
   if (!r.state?.length) return undefined;
   // Account: account_none$0, or account$1 and its fields
   const slice = Cell.fromBoc(Buffer.from(r.state))[0]!.beginParse();
