@@ -93,11 +93,6 @@ export class BlockRecord {
     return this._state ?? this.source.stateOf(this);
   }
 
-  /** Whether the state is held in memory (the block is in the window). */
-  get hasState(): boolean {
-    return this._state !== undefined;
-  }
-
   get transactions(): TxRecord[] {
     return (this._txs ??= this.source.transactionsOf(this));
   }

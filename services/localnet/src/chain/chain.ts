@@ -162,7 +162,6 @@ export class Chain implements RecordSource {
   /** Blocks of the window, with their states: masterchain by seqno, shard blocks by key. */
   private readonly mcHot = new Map<number, BlockRecord>();
   private readonly shardHot = new Map<string, BlockRecord>();
-  private readonly hotByHash = new Map<string, BlockRecord>();
   /** Older blocks read back from the store, and states read back from it (archival). */
   private readonly cold = new LruMap<string, BlockRecord>(256);
   private readonly coldStates = new LruMap<string, Cell>(4);
@@ -182,7 +181,6 @@ export class Chain implements RecordSource {
   ]);
   private waiters: { seqno: number; resolve: () => void }[] = [];
   private sealing: Promise<BlockRecord> | undefined;
-  private sealsSincePrune = 0;
   private validatorKey: KeyObject | undefined;
   private readonly libraries = new EmulatorLibraries();
 
@@ -263,7 +261,7 @@ export class Chain implements RecordSource {
 
   /** The block with exactly this id (its key and both hashes). */
   findBlock(id: { workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer }): BlockRecord | undefined {
-    const rec = this.hotByHash.get(id.rootHash.toString("hex")) ?? this.block({ workchain: id.workchain, shard: BigInt.asUintN(64, id.shard), seqno: id.seqno });
+    const rec = this.block({ workchain: id.workchain, shard: BigInt.asUintN(64, id.shard), seqno: id.seqno });
     return rec && rec.id.seqno === id.seqno && rec.id.workchain === id.workchain && rec.id.shard === BigInt.asUintN(64, id.shard) && rec.id.rootHash.equals(id.rootHash) && rec.id.fileHash.equals(id.fileHash) ? rec : undefined;
   }
 
@@ -738,7 +736,6 @@ export class Chain implements RecordSource {
     this.keyBlocks = keyBlocks;
     for (const b of built) this.shardHot.set(keyHex(b.rec.key), b.rec);
     this.mcHot.set(mcSeqno, rec);
-    for (const b of [...built, mc]) this.hotByHash.set(b.rec.id.rootHash.toString("hex"), b.rec);
     this.tips = newTips;
     this.head = rec;
     // From the next block on, transactions and get-methods resolve this state's public libraries.
@@ -764,7 +761,6 @@ export class Chain implements RecordSource {
     for (const [seqno, rec] of this.mcHot) {
       if (seqno > oldest) break; // inserted in seqno order
       this.mcHot.delete(seqno);
-      this.hotByHash.delete(rec.id.rootHash.toString("hex"));
       rec.release();
     }
     const tips = new Set(this.tips.map((t) => t.rec));
@@ -772,12 +768,7 @@ export class Chain implements RecordSource {
       if (rec.mcSeqno > oldest) break;
       if (tips.has(rec)) continue;
       this.shardHot.delete(k);
-      this.hotByHash.delete(rec.id.rootHash.toString("hex"));
       rec.release();
-    }
-    if (++this.sealsSincePrune >= 64) {
-      this.sealsSincePrune = 0;
-      this.history.prune(oldest + 1);
     }
   }
 
@@ -975,11 +966,9 @@ export class Chain implements RecordSource {
     const mc = hot({ workchain: -1, shard: SHARD_FULL, seqno: head.mcSeqno });
     this.head = mc;
     this.mcHot.set(mc.id.seqno, mc);
-    this.hotByHash.set(mc.id.rootHash.toString("hex"), mc);
     this.tips = head.tips.map(([workchain, shard, seqno]) => {
       const rec = hot({ workchain, shard: BigInt(shard), seqno });
       this.shardHot.set(keyHex(rec.key), rec);
-      this.hotByHash.set(rec.id.rootHash.toString("hex"), rec);
       return { shard: rec.id.shard, rec };
     });
     this.keyBlocks = head.keyBlocks;

@@ -264,10 +264,6 @@ export class ChainStore {
     this.txs = new Log(join(o.dir, "txs.log"), this.head.lengths.txs);
   }
 
-  get dir(): string {
-    return this.o.dir;
-  }
-
   /**
    * Runs `write` (appends to the logs and indexes), then commits: head.json names the new lengths
    * and meta, written to a temporary file and renamed over the old one.
