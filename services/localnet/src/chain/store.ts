@@ -21,7 +21,7 @@
 // everything it needs with plain files.
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { BitReader, BitString, Cell, CellType, Slice } from "@ton/core";
 import { LruMap } from "@tongate/runtime";
 
@@ -248,6 +248,9 @@ export class ChainStore {
   /** Account indexes whose tail was checked against the last commit in this process. */
   private readonly checkedTx = new Set<string>();
   private pendingMeta: Record<string, unknown> | undefined;
+  /** Each shard id's seqno range by index file, and the index files (what lookups by seqno, lt and time walk). */
+  private readonly ranges = new Map<string, [number, number] | undefined>();
+  private indexFiles: Set<string> | undefined;
 
   /** A store in a new temporary directory, removed on close (a chain that is not kept). */
   static temporary(): ChainStore {
@@ -285,6 +288,8 @@ export class ChainStore {
         this.blocks.truncate(this.head.lengths.blocks);
         this.txs.truncate(this.head.lengths.txs);
         this.checkedTx.clear();
+        this.ranges.clear();
+        this.indexFiles = undefined;
         throw e;
       }
       const head: HeadFile = { version: 1, lengths: { cells: this.cells.length, blocks: this.blocks.length, txs: this.txs.length }, meta: this.pendingMeta };
@@ -325,7 +330,13 @@ export class ChainStore {
     const entry = Buffer.alloc(BLOCK_ENTRY);
     entry.writeUIntBE(at, 0, 6);
     entry.writeUInt32BE(rec.length, 6);
-    writeSync(this.files.fd(this.blockIndex(m.workchain, m.shard), true)!, entry, 0, BLOCK_ENTRY, m.seqno * BLOCK_ENTRY);
+    const path = this.blockIndex(m.workchain, m.shard);
+    writeSync(this.files.fd(path, true)!, entry, 0, BLOCK_ENTRY, m.seqno * BLOCK_ENTRY);
+    this.indexFiles?.add(basename(path));
+    if (this.ranges.has(path)) {
+      const r = this.ranges.get(path);
+      this.ranges.set(path, r ? [Math.min(r[0], m.seqno), Math.max(r[1], m.seqno)] : [m.seqno, m.seqno]);
+    }
   }
 
   /** Where a block is in blocks.log, if it was committed. */
@@ -360,8 +371,16 @@ export class ChainStore {
     return r ? Buffer.from(r.boc) : undefined;
   }
 
-  /** The first and last seqno of a shard id's blocks. */
+  /** The first and last seqno of a shard id's blocks (scanned from its index once, then kept up to date by putBlock). */
   seqnoRange(workchain: number, shard: bigint): [number, number] | undefined {
+    const path = this.blockIndex(workchain, shard);
+    if (this.ranges.has(path)) return this.ranges.get(path);
+    const range = this.scanRange(workchain, shard);
+    this.ranges.set(path, range);
+    return range;
+  }
+
+  private scanRange(workchain: number, shard: bigint): [number, number] | undefined {
     const fd = this.files.fd(this.blockIndex(workchain, shard), false);
     if (fd === undefined) return undefined;
     const size = fstatSync(fd).size;
@@ -372,9 +391,10 @@ export class ChainStore {
     return first === undefined || last === undefined ? undefined : [first, last];
   }
 
-  /** Every shard id that has blocks in a workchain. */
+  /** Every shard id that has blocks in a workchain (the index files, listed once, then kept up to date by putBlock). */
   shardsOf(workchain: number): bigint[] {
-    return readdirSync(join(this.o.dir, "blocks"))
+    this.indexFiles ??= new Set(readdirSync(join(this.o.dir, "blocks")));
+    return [...this.indexFiles]
       .map((f) => /^(-?\d+)_([0-9a-f]{16})\.idx$/.exec(f))
       .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) === workchain)
       .map((m) => BigInt("0x" + m[2]))
