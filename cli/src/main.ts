@@ -35,6 +35,8 @@ import {
   masterchainHead,
   migrate,
   openStore,
+  prepareKeyIndex,
+  storeOptionsOf,
   parsePoolOf,
   prefetchOf,
   prefetchOptionSpec,
@@ -209,6 +211,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       chainOption,
       { name: "clickhouse-url", description: "a ClickHouse server (default: chDB in this process)" },
       { name: "index-dir", description: "chDB's data directory (default: memory only)" },
+      ...indexOptions.filter((x) => x.name === "key-index" || x.name === "key-index-dir"),
       { name: "from", description: "first masterchain seqno (default: after the checkpoint)" },
       { name: "to", description: "last masterchain seqno: index the range and exit (default: follow the head)" },
       { name: "nats-url", description: "NATS server(s), comma-separated: publish events on JetStream (stream TONGATE_EVENTS) (default: the in-process bus)" },
@@ -257,7 +260,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
     for (const r of resources.reverse()) await r.close();
   };
   try {
-    const store = await openStore({ url: o["clickhouse-url"] as string | undefined, path: o["index-dir"] as string | undefined });
+    const store = await openStore(storeOptionsOf(o));
     resources.push(store);
     const bus: EventBus = await openBus({ natsUrl: o["nats-url"] as string | undefined, name: "tongate-indexer" });
     resources.push(bus);
@@ -268,6 +271,7 @@ async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() =
       log.info({ url: `http://${server.address.host}:${server.address.port}/metrics` }, "metrics listening");
     }
     await migrate(store);
+    if (store.keys && !(await prepareKeyIndex(store, store.keys, (p) => log.info(p, "key index: rebuilding from ClickHouse")))) throw new Error("key index: the rebuild stopped");
     const publisher = new BlocksIndexedPublisher(bus, network, store);
     log.info({ subject: publisher.subject, bus: o["nats-url"] ? "nats" : "in-process" }, "publishing events");
     await publisher.republishLast(FOLLOWER_CHECKPOINT);

@@ -3,6 +3,7 @@
 import { ConfigError, type OptionSpec } from "@tongate/runtime";
 import { DEFAULT_PREFETCH } from "./follower/index-range.js";
 import { ParsePool } from "./follower/parse-pool.js";
+import type { StoreOptions } from "./store/store.js";
 
 /** Options of the indexer where it runs inside `tongate start`, `serve` or `gateway`. */
 export const indexOptions: OptionSpec[] = [
@@ -10,8 +11,25 @@ export const indexOptions: OptionSpec[] = [
   { name: "index-dir", description: "indexer: chDB's data directory (default: memory only)" },
   { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
   { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
+  { name: "key-index", default: "on", description: "indexer: on: answer API v3 key lookups from the key index kept beside the store (LMDB); off: from ClickHouse only" },
+  { name: "key-index-dir", description: "indexer: the key index's directory (default: <index-dir>/key-index; needed with --clickhouse-url)" },
   { name: "parse-workers", default: "0", description: "indexer: worker threads parsing blocks ahead of the inserts (0: on the main thread, enough for a localnet)" },
 ];
+
+/**
+ * Where the store is (--clickhouse-url or --index-dir) and its key index: on by default beside
+ * embedded chDB; beside a ClickHouse server only with --key-index-dir (it must be the directory of
+ * the process that indexes: the key index is written by the indexer's inserts).
+ */
+export function storeOptionsOf(o: Record<string, unknown>): StoreOptions {
+  const url = o["clickhouse-url"] as string | undefined;
+  const path = o["index-dir"] as string | undefined;
+  const mode = o["key-index"] ?? "on";
+  if (mode !== "on" && mode !== "off") throw new ConfigError(`--key-index ${String(mode)}: expected on or off`);
+  const dir = o["key-index-dir"] as string | undefined;
+  if (mode === "off") return { url, path };
+  return { url, path, keyIndex: dir ?? (url === undefined ? true : undefined) };
+}
 
 /** A masterchain seqno option (--from, --to, --index-from); undefined when not given. */
 export function seqnoOption(o: Record<string, unknown>, name: string): number | undefined {

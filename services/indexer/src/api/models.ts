@@ -16,7 +16,7 @@ import {
   TransactionSchema,
 } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
 import { SHARD_FULL, shardToSigned } from "@tongate/block";
-import type { BlockRow, MessageRow, PrevBlockRef, TransactionStateRow } from "../rows/types.js";
+import type { BlockRow, MessageRow, PrevBlockRef, TransactionRow, TransactionStateRow } from "../rows/types.js";
 import type { StoredTransaction } from "../store/queries.js";
 import { opcodeHex, shardHex } from "./params.js";
 
@@ -111,7 +111,8 @@ export interface TransactionParts {
 
 export const messageKey = (msgHash: string, direction: "in" | "out", txHash: string): string => `${msgHash}:${direction}:${txHash}`;
 
-export function transactionOf(t: StoredTransaction, parts: TransactionParts): Transaction {
+/** A transaction as stored (description as JSON text) or as parsed from its block (the key index renders those). */
+export function transactionOf(t: StoredTransaction | TransactionRow, parts: TransactionParts): Transaction {
   const msg = (hash: string, direction: "in" | "out"): Message | undefined => {
     const r = parts.messages.get(messageKey(hash, direction, t.hash));
     return r ? messageOf(r, parts.contents) : undefined;
@@ -129,7 +130,7 @@ export function transactionOf(t: StoredTransaction, parts: TransactionParts): Tr
     endStatus: t.end_status,
     totalFees: t.total_fees,
     totalFeesExtraCurrencies: t.total_fees_extra_currencies,
-    description: fromJson(TransactionDescrSchema, JSON.parse(t.description) as JsonValue),
+    description: fromJson(TransactionDescrSchema, (typeof t.description === "string" ? JSON.parse(t.description) : t.description) as JsonValue),
     blockRef: blockId(t.block_workchain, t.block_shard, t.block_seqno),
     inMsg: t.in_msg_hash === null ? undefined : msg(t.in_msg_hash, "in"),
     outMsgs: t.out_msg_hashes.map((h) => msg(h, "out")).filter((m): m is Message => m !== undefined),

@@ -13,7 +13,8 @@ import { FOLLOWER_CHECKPOINT } from "../follower/index-range.js";
 import { masterchainHead } from "../follower/lite.js";
 import { BlocksIndexedPublisher } from "../events.js";
 import type { ParsePool } from "../follower/parse-pool.js";
-import { eventNetworkOf, parsePoolOf, seqnoOption } from "../options.js";
+import { eventNetworkOf, parsePoolOf, seqnoOption, storeOptionsOf } from "../options.js";
+import { prepareKeyIndex } from "../store/key-index/rebuild.js";
 import * as legacy from "./legacy.js";
 import * as accounts from "./queries/accounts.js";
 import * as blocks from "./queries/blocks.js";
@@ -52,8 +53,31 @@ export const indexService = defineService({
   async start(ctx: ServiceContext) {
     const o = ctx.options;
     if (o.index !== undefined && o.index !== "on" && o.index !== "off") throw new ConfigError(`--index ${String(o.index)}: expected on or off`);
-    const store = await openStore({ url: o["clickhouse-url"] as string | undefined, path: o["index-dir"] as string | undefined });
+    const store = await openStore(storeOptionsOf(o));
     await migrate(store);
+    const stop = new AbortController();
+    // a key index that is new beside stored rows (or of an older format) is filled from them in the
+    // background; until then the v3 reads go to ClickHouse
+    let keyIndex = store.keys ? (store.keys.complete ? "complete" : "rebuilding") : "off";
+    const keysReady = store.keys
+      ? prepareKeyIndex(
+          store,
+          store.keys,
+          (p) => {
+            keyIndex = `rebuilding: ${p.transactions} of ${p.total} transactions`;
+            if (p.transactions % 100_000 < 5_000) ctx.log.info(p, "key index: rebuilding from ClickHouse");
+          },
+          stop.signal,
+        ).then(
+          (done) => {
+            if (done) keyIndex = "complete";
+          },
+          (err: unknown) => {
+            keyIndex = "failed";
+            ctx.log.error({ err }, "key index: the rebuild failed; API v3 reads go to ClickHouse");
+          },
+        )
+      : undefined;
     let client: legacy.LiteProxyClient | undefined;
     const liteProxy = () => {
       if (client) return client;
@@ -64,7 +88,6 @@ export const indexService = defineService({
     // the follower, when the host gives a liteserver client and indexing is on; it starts in the
     // background so that an unreachable chain delays indexing, never the host's startup
     const lite = o.liteClient as LiteClient | undefined;
-    const stop = new AbortController();
     let following: Promise<unknown> | undefined;
     let lastIndexed = 0;
     let headSeqno = 0;
@@ -106,9 +129,10 @@ export const indexService = defineService({
     }
     return {
       impl: indexImpl(store, liteProxy),
-      health: () => ({ ok: true, detail: { following: following !== undefined, lastIndexedSeqno: lastIndexed, headSeqno } }),
+      health: () => ({ ok: true, detail: { following: following !== undefined, lastIndexedSeqno: lastIndexed, headSeqno, keyIndex } }),
       async close() {
         stop.abort();
+        await keysReady;
         await following?.catch((err: unknown) => ctx.log.error({ err }, "follower stopped with an error"));
         await parser?.close();
         await store.close();

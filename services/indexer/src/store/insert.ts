@@ -11,6 +11,7 @@ import type {
 } from "../rows/types.js";
 import type { ShardTopRow } from "../rows/shards.js";
 import type { Store } from "./store.js";
+import { keyIndexRows } from "./key-index/render.js";
 
 /** A shard top in a masterchain block's ShardHashes (masterchainBlockShardState): the row masterchainShards builds. */
 export type ShardStateRow = ShardTopRow;
@@ -60,6 +61,11 @@ export async function insertBlockRows(store: Store, rows: StoreRows): Promise<vo
     insertRows<ShardStateRow>(store, "shard_state", rows.shardState ?? []),
   ]);
   await insertRows<BlockRow>(store, "blocks", rows.blocks);
+  // the key index in the same step: before the checkpoint and the blocks.indexed event
+  if (store.keys) {
+    const k = keyIndexRows(rows);
+    await store.keys.write(k.transactions, k.codes);
+  }
 }
 
 function dedupe<T>(rows: readonly T[], key: (r: T) => string): T[] {

@@ -77,7 +77,7 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
   // the contents and the address book by the keys the messages name (a point lookup each)
   const addresses = new Set<string>(accounts);
   for (const x of messages) for (const a of [x.source, x.destination]) if (a) addresses.add(a);
-  const codes = cachedCodeHashes(store, [...addresses]);
+  const codes: CodeHashLookup = store.keys?.complete ? { found: store.keys.codeHashes(addresses), missing: [], at: 0 } : cachedCodeHashes(store, [...addresses]);
   const [looked, contents] = await Promise.all([statesAndCodes(store, accounts, [...stateHashes], codes.missing), contentsOf(store, messages)]);
   rememberCodeHashes(store, codes, looked.codeRows);
   for (const s of looked.states) states.set(s.hash, s);
@@ -212,6 +212,7 @@ function cachedCodeHashes(store: Store, accounts: readonly string[]): CodeHashLo
 
 /** Completes a lookup with the rows read for its missing accounts (an absent row: no code). */
 function rememberCodeHashes(store: Store, lookup: CodeHashLookup, rows: readonly CodeRow[]): void {
+  if (!lookup.missing.length) return;
   const read = new Map(rows.map((r) => [r.account, r.code_hash]));
   const cache = codeHashCache.get(store)!;
   for (const a of lookup.missing) {
@@ -223,6 +224,8 @@ function rememberCodeHashes(store: Store, lookup: CodeHashLookup, rows: readonly
 
 /** code_hash of the latest state of each account (null: no code, or not indexed). */
 export async function codeHashes(store: Store, accounts: readonly string[]): Promise<Map<string, string | null>> {
+  // the key index is written with each block: current, no cache needed
+  if (store.keys?.complete) return store.keys.codeHashes(accounts);
   const lookup = cachedCodeHashes(store, accounts);
   if (lookup.missing.length) rememberCodeHashes(store, lookup, (await statesAndCodes(store, [], [], lookup.missing)).codeRows);
   return lookup.found;

@@ -15,6 +15,7 @@ import { select, type Store } from "../../store/store.js";
 import { transactionOf } from "../models.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, opcodeOf, type Page, pageOf, rawAddress, signedShardOf } from "../params.js";
 import { transactionParts, Where } from "./common.js";
+import { adjacentTransactionsFromKeys, transactionsByMasterchainBlockFromKeys, transactionsByMessageFromKeys, transactionsFromKeys } from "./key-lookups.js";
 
 /** Full transaction objects for stored rows, with the address book of every account they touch. */
 export async function transactionsResponse(store: Store, txs: readonly StoredTransaction[], cursor?: string): Promise<TransactionsResponse> {
@@ -47,6 +48,8 @@ async function page(store: Store, w: Where, asc: boolean, p: Page, endpoint: str
 const TX_KEY = ["string", "string"] as const;
 
 export async function transactions(store: Store, req: GetTransactionsRequest): Promise<TransactionsResponse> {
+  const fromKeys = transactionsFromKeys(store, req);
+  if (fromKeys) return fromKeys;
   const asc = isAsc(req.sort);
   const p = pageOf("transactions", asc, req, TX_KEY);
   const w = new Where();
@@ -70,6 +73,8 @@ export async function transactions(store: Store, req: GetTransactionsRequest): P
 }
 
 export async function transactionsByMasterchainBlock(store: Store, req: TransactionsByMasterchainBlockRequest): Promise<TransactionsResponse> {
+  const fromKeys = transactionsByMasterchainBlockFromKeys(store, req);
+  if (fromKeys) return fromKeys;
   const asc = isAsc(req.sort);
   const p = pageOf("transactionsByMasterchainBlock", asc, req, TX_KEY);
   const known = await select<{ n: string }>(store, "SELECT count() AS n FROM masterchain_block_shards FINAL WHERE mc_seqno = {mc:UInt32}", { mc: req.seqno });
@@ -80,6 +85,8 @@ export async function transactionsByMasterchainBlock(store: Store, req: Transact
 
 /** Transactions that received (in) or sent (out) the message; msg_hash also matches the TEP-467 normalised hash. */
 export async function transactionsByMessage(store: Store, req: TransactionsByMessageRequest): Promise<TransactionsResponse> {
+  const fromKeys = transactionsByMessageFromKeys(store, req);
+  if (fromKeys) return fromKeys;
   const w = new Where();
   // an opcode names what a transaction received, as toncenter reads it
   const direction = req.opcode !== undefined ? "in" : req.direction;
@@ -115,6 +122,8 @@ async function byHashes(store: Store, hashes: string[], dir: "ASC" | "DESC"): Pr
  * outbound messages (out); both without a direction. Ordered by lt; 404 when there are none.
  */
 export async function adjacentTransactions(store: Store, req: AdjacentTransactionsRequest): Promise<TransactionsResponse> {
+  const fromKeys = adjacentTransactionsFromKeys(store, req);
+  if (fromKeys) return fromKeys;
   const hash = b64Hash(req.hash);
   const [tx] = await byHashes(store, [hash], "ASC");
   if (!tx) throw apiError(404, `transaction ${hash} is not indexed`);

@@ -1,0 +1,243 @@
+// The key index: API v3's key lookups answered from an embedded LMDB beside ClickHouse.
+//
+// ClickHouse stays the store of the indexed history and of every filter and analytical query; it
+// cannot answer a point read in less than a few milliseconds (each query pays ~2 ms before it reads
+// a row, and embedded chDB runs one query at a time). This index holds the rendered API form of
+// every transaction (the tongate.v3.Transaction message, binary) under the keys the v3 endpoints
+// look up by: account + lt, hash, message hash, masterchain block; and each account's latest code
+// hash for the address book. A page is one range scan: microseconds, synchronous, and any number of
+// readers at once (LMDB readers never block each other or the writer).
+//
+// Written by the indexer in the same step as the ClickHouse rows, before the checkpoint and before
+// `blocks.indexed` is published, so a read never answers older than the block a client was told of.
+// Every write is a put by key of a value that a block determines: re-indexing writes the same bytes.
+// Rebuilt from ClickHouse (./rebuild.ts) when it is missing or its format changed; until it is
+// complete, reads go to ClickHouse.
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import { type Database, open, type RootDatabase } from "lmdb";
+import {
+  ACCOUNT_BYTES,
+  accountKey,
+  hashKey,
+  HASH_BYTES,
+  LT_BYTES,
+  ltBytes,
+  mcBlockKey,
+  messageKey,
+  prefixEnd,
+  transactionKey,
+  u32Bytes,
+} from "./keys.js";
+
+/** Bumped when the stored form changes: an index of another format is rebuilt. */
+export const KEY_INDEX_FORMAT = 1;
+
+/** One transaction as the index stores it, with the keys it is found by. */
+export interface KeyIndexTransaction {
+  tx: Transaction;
+  mcSeqno: number;
+  /** the messages it received (in) and sent (out), by hash and by TEP-467 normalised hash */
+  messages: { hash: string; hashNorm?: string | null; direction: "in" | "out" }[];
+}
+
+/** An account's code hash as of the transaction at `lt` (null: no code). */
+export interface KeyIndexCode {
+  account: string;
+  lt: string;
+  codeHash: string | null;
+}
+
+export interface AccountPageOptions {
+  asc: boolean;
+  limit: number;
+  offset: number;
+  /** inclusive lt bounds */
+  startLt?: bigint;
+  endLt?: bigint;
+  /** continue after this lt (a cursor): exclusive, in the page's order */
+  afterLt?: bigint;
+}
+
+interface Meta {
+  format: number;
+  /** every transaction ClickHouse holds is here too (set when created empty, or by a rebuild) */
+  complete: boolean;
+}
+
+const EMPTY = Buffer.alloc(0);
+const MAX_LT = (1n << 64n) - 1n;
+
+export class KeyIndex {
+  private readonly transactions: Database<Buffer, Buffer>;
+  private readonly byHash: Database<Buffer, Buffer>;
+  private readonly byMessage: Database<Buffer, Buffer>;
+  private readonly byMcBlock: Database<Buffer, Buffer>;
+  private readonly codes: Database<Buffer, Buffer>;
+  private readonly meta: Database<Meta, string>;
+  private closed = false;
+
+  private constructor(private readonly env: RootDatabase) {
+    const binary = { keyEncoding: "binary", encoding: "binary" } as const;
+    // transactions compress ~3× (base64 bodies, repeated field tags); LZ4 costs microseconds
+    this.transactions = env.openDB<Buffer, Buffer>({ name: "transactions", ...binary, compression: { threshold: 256 } });
+    this.byHash = env.openDB<Buffer, Buffer>({ name: "transactions_by_hash", ...binary });
+    this.byMessage = env.openDB<Buffer, Buffer>({ name: "transactions_by_message", ...binary });
+    this.byMcBlock = env.openDB<Buffer, Buffer>({ name: "transactions_by_mc_block", ...binary });
+    this.codes = env.openDB<Buffer, Buffer>({ name: "code_hashes", ...binary });
+    this.meta = env.openDB<Meta, string>({ name: "meta", encoding: "json" });
+  }
+
+  /** Opens (creating) the index in `dir`. An index of another format is emptied (and must be rebuilt). */
+  static async open(dir: string): Promise<KeyIndex> {
+    const env = open({ path: dir, maxDbs: 8, compression: false });
+    const index = new KeyIndex(env);
+    const meta = index.meta.get("meta");
+    if (meta && meta.format !== KEY_INDEX_FORMAT) await index.clear();
+    if (!index.meta.get("meta")) await index.meta.put("meta", { format: KEY_INDEX_FORMAT, complete: false });
+    return index;
+  }
+
+  /** Every ClickHouse transaction is here: reads may use the index. */
+  get complete(): boolean {
+    return this.meta.get("meta")?.complete === true;
+  }
+
+  async markComplete(): Promise<void> {
+    await this.meta.put("meta", { format: KEY_INDEX_FORMAT, complete: true });
+  }
+
+  /** Empties the index (a format change; a rebuild from scratch). */
+  async clear(): Promise<void> {
+    await this.env.transaction(() => {
+      for (const db of [this.transactions, this.byHash, this.byMessage, this.byMcBlock, this.codes]) db.clearSync();
+      this.meta.putSync("meta", { format: KEY_INDEX_FORMAT, complete: false });
+    });
+  }
+
+  /**
+   * Writes transactions and code hashes in one LMDB transaction (all or nothing). A code hash is
+   * replaced only by one of a later lt, so writing an older block again never hides a newer state.
+   */
+  async write(transactions: readonly KeyIndexTransaction[], codes: readonly KeyIndexCode[]): Promise<void> {
+    if (!transactions.length && !codes.length) return;
+    // encode outside the write transaction: LMDB has one writer at a time
+    const entries = transactions.map((t) => ({ t, key: transactionKey(t.tx.account, t.tx.lt), value: Buffer.from(toBinary(TransactionSchema, t.tx)) }));
+    const codeEntries = codes.map((c) => ({ key: accountKey(c.account), value: Buffer.concat([ltBytes(c.lt), c.codeHash === null ? EMPTY : hashKey(c.codeHash)]) }));
+    await this.env.transaction(() => {
+      for (const { t, key, value } of entries) {
+        this.transactions.put(key, value);
+        this.byHash.put(hashKey(t.tx.hash), key);
+        this.byMcBlock.put(mcBlockKey(t.mcSeqno, t.tx.lt, t.tx.account), EMPTY);
+        for (const m of t.messages) {
+          this.byMessage.put(messageKey(m.hash, m.direction, t.tx.account, t.tx.lt), EMPTY);
+          if (m.hashNorm && m.hashNorm !== m.hash) this.byMessage.put(messageKey(m.hashNorm, m.direction, t.tx.account, t.tx.lt), EMPTY);
+        }
+      }
+      for (const { key, value } of codeEntries) {
+        const had = this.codes.get(key);
+        if (had && Buffer.compare(had.subarray(0, LT_BYTES), value.subarray(0, LT_BYTES)) > 0) continue;
+        this.codes.put(key, value);
+      }
+    });
+  }
+
+  private decode(value: Buffer): Transaction {
+    return fromBinary(TransactionSchema, value);
+  }
+
+  /** One page of an account's transactions in lt order (lt is unique per account). */
+  accountPage(account: string, o: AccountPageOptions): Transaction[] {
+    const prefix = accountKey(account);
+    let low = o.startLt ?? 0n;
+    let high = o.endLt ?? MAX_LT;
+    if (o.afterLt !== undefined) {
+      if (o.asc) low = o.afterLt + 1n > low ? o.afterLt + 1n : low;
+      else high = o.afterLt - 1n < high ? o.afterLt - 1n : high;
+    }
+    if (low > high || high < 0n) return [];
+    const lowKey = Buffer.concat([prefix, ltBytes(low)]);
+    // the end of a range is exclusive: one past `high` (the account's prefix end past the last lt)
+    const highKey = high === MAX_LT ? prefixEnd(prefix) : Buffer.concat([prefix, ltBytes(high + 1n)]);
+    const range = o.asc
+      ? this.transactions.getRange({ start: lowKey, end: highKey, offset: o.offset, limit: o.limit })
+      : this.transactions.getRange({ start: highKey, end: lowKey, reverse: true, exclusiveStart: true, inclusiveEnd: true, offset: o.offset, limit: o.limit });
+    const out: Transaction[] = [];
+    for (const { value } of range) out.push(this.decode(value));
+    return out;
+  }
+
+  /** The transaction of this hash, if indexed. */
+  byTransactionHash(hash: string): Transaction | undefined {
+    const key = this.byHash.get(hashKey(hash));
+    const value = key && this.transactions.get(key);
+    return value ? this.decode(value) : undefined;
+  }
+
+  /**
+   * The transactions that received (in) or sent (out) a message of this hash or normalised hash,
+   * newest first (lt descending, then account), as toncenter orders transactionsByMessage.
+   */
+  byMessageHash(msgHash: string, direction: "in" | "out" | undefined): Transaction[] {
+    const hash = hashKey(msgHash);
+    const prefix = direction === undefined ? hash : Buffer.concat([hash, Buffer.of(direction === "in" ? 0 : 1)]);
+    const keys: Buffer[] = [];
+    for (const key of this.byMessage.getKeys({ start: prefix, end: prefixEnd(prefix) })) keys.push(Buffer.from(key.subarray(HASH_BYTES + 1)));
+    const txs = this.transactionsAt(keys);
+    return sortByLt(txs, false);
+  }
+
+  /** A masterchain block's transactions in lt order (then account ascending), as a page. */
+  mcBlockPage(mcSeqno: number, asc: boolean, limit: number, offset: number): Transaction[] {
+    const prefix = u32Bytes(mcSeqno);
+    const keys: Buffer[] = [];
+    // ties of lt (other shards) must come account-ascending in both orders: read whole lt groups
+    const range = asc ? this.byMcBlock.getKeys({ start: prefix, end: prefixEnd(prefix) }) : this.byMcBlock.getKeys({ start: prefixEnd(prefix), end: prefix, reverse: true });
+    let lastLt: string | undefined;
+    for (const key of range) {
+      const lt = key.subarray(4, 4 + LT_BYTES).toString("hex");
+      if (keys.length >= offset + limit && lt !== lastLt) break;
+      lastLt = lt;
+      keys.push(Buffer.concat([key.subarray(4 + LT_BYTES, 4 + LT_BYTES + ACCOUNT_BYTES), key.subarray(4, 4 + LT_BYTES)]));
+    }
+    return sortByLt(this.transactionsAt(keys), asc).slice(offset, offset + limit);
+  }
+
+  /** Whether any transaction of this masterchain block is indexed. */
+  hasMcBlock(mcSeqno: number): boolean {
+    const prefix = u32Bytes(mcSeqno);
+    for (const _ of this.byMcBlock.getKeys({ start: prefix, end: prefixEnd(prefix), limit: 1 })) return true;
+    return false;
+  }
+
+  private transactionsAt(keys: readonly Buffer[]): Transaction[] {
+    const out: Transaction[] = [];
+    for (const key of keys) {
+      const value = this.transactions.get(key);
+      if (value) out.push(this.decode(value));
+    }
+    return out;
+  }
+
+  /** The latest code hash of each account (null: no code, or not indexed). */
+  codeHashes(accounts: Iterable<string>): Map<string, string | null> {
+    const out = new Map<string, string | null>();
+    for (const a of accounts) {
+      if (out.has(a)) continue;
+      const v = this.codes.get(accountKey(a));
+      out.set(a, v && v.length > LT_BYTES ? v.toString("base64", LT_BYTES) : null);
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.env.close();
+  }
+}
+
+/** lt order, ties (other accounts at the same lt) by account ascending in either direction. */
+function sortByLt(txs: Transaction[], asc: boolean): Transaction[] {
+  return txs.sort((a, b) => (a.lt === b.lt ? (a.account < b.account ? -1 : a.account > b.account ? 1 : 0) : (a.lt < b.lt) === asc ? -1 : 1));
+}

@@ -1,0 +1,187 @@
+// The key index answers the v3 key lookups exactly as ClickHouse does: a localnet chain with traffic
+// (transfers between wallets, to fresh addresses, a bounce) indexed into chDB with the key index on;
+// then every account's /transactions pages (both orders, offsets, lt bounds, cursors), every
+// transaction by hash, by message and by masterchain block, and /adjacentTransactions, asked of both
+// paths and compared as the JSON a client sees. An index rebuilt from ClickHouse equals the one the
+// indexer wrote, and a rebuilt index of another format is emptied first.
+import { create, toJson, type MessageInitShape } from "@bufbuild/protobuf";
+import { toNano, Address } from "@ton/core";
+import type { Localnet } from "@tongate/localnet";
+import { LiteserverPool } from "@tongate/liteclient";
+import {
+  AdjacentTransactionsRequestSchema,
+  GetTransactionsRequestSchema,
+  TransactionsByMasterchainBlockRequestSchema,
+  TransactionsByMessageRequestSchema,
+  TransactionsResponseSchema,
+  type TransactionsResponse,
+} from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import { AddressBookRequestSchema, AddressBookResponseSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
+import { startTestLocalnet } from "../../../tests/support/localnet.js";
+import { indexImpl, indexRange, KeyIndex, migrate, openStore, prepareKeyIndex, type Store } from "../src/index.js";
+
+let net: Localnet;
+let pool: LiteserverPool;
+let store: Store;
+/** the same store without its key index: every read goes to ClickHouse */
+let clickhouse: Store;
+const dirs: string[] = [];
+
+const fresh = (n: number) => new Address(0, Buffer.alloc(32, n));
+const noLiteProxy = () => {
+  throw new Error("no lite-proxy here");
+};
+
+async function rows<T>(query: string): Promise<T[]> {
+  return (await store.client.query({ query, format: "JSONEachRow" })).json<T>();
+}
+
+type Call<I> = (s: Store, req: I) => Promise<TransactionsResponse>;
+const ctx = undefined as never;
+
+/** The answer of both paths as a client sees it (or the error's message). */
+async function both<I>(call: Call<I>, req: I): Promise<[unknown, unknown]> {
+  const run = (s: Store) =>
+    call(s, req).then(
+      (r) => toJson(TransactionsResponseSchema, r),
+      (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+    );
+  return [await run(store), await run(clickhouse)];
+}
+
+const transactions: Call<MessageInitShape<typeof GetTransactionsRequestSchema>> = (s, req) => indexImpl(s, noLiteProxy).getTransactions!(create(GetTransactionsRequestSchema, req), ctx);
+
+beforeAll(async () => {
+  net = await startTestLocalnet({ seed: "key-index", wallets: 2 });
+  pool = LiteserverPool.fromGlobalConfig(net.globalConfig(), { probeIntervalMs: 200 });
+  store = await openStore({ keyIndex: true });
+  clickhouse = { ...store, keys: undefined };
+  await migrate(store);
+  await prepareKeyIndex(store, store.keys!);
+  await pool.ready(5000);
+  await net.faucet(fresh(0xb1), toNano("5"));
+  const w1 = new LocalnetSender(net, net.genesis.wallets[1]!);
+  const w2 = new LocalnetSender(net, net.genesis.wallets[2]!);
+  for (let i = 0; i < 4; i++) {
+    await w1.send({ to: w2.address, value: toNano("1") }, { to: fresh(0xb2 + i), value: toNano("0.3"), bounce: false });
+    await w2.send({ to: w1.address, value: toNano("0.5") }, { to: fresh(0xc2 + i), value: toNano("0.2"), bounce: true });
+  }
+  await net.chain.seal();
+  await indexRange(pool, store, { to: net.chain.lastMasterchain!.id.seqno });
+}, 120_000);
+
+afterAll(async () => {
+  await pool?.close();
+  await store?.close();
+  await net?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("the key index answers as ClickHouse does", () => {
+  it("is complete and used", () => {
+    expect(store.keys?.complete).toBe(true);
+  });
+
+  it("every account's /transactions pages: both orders, offsets, lt bounds and cursors", async () => {
+    const accounts = (await rows<{ account: string; n: string; lo: string; hi: string }>("SELECT account, count() AS n, min(lt) AS lo, max(lt) AS hi FROM transactions FINAL GROUP BY account")).filter((a) => a.account);
+    expect(accounts.length).toBeGreaterThan(10);
+    let compared = 0;
+    for (const a of accounts) {
+      const mid = (BigInt(a.lo) + BigInt(a.hi)) / 2n;
+      for (const sort of ["asc", "desc"]) {
+        for (const req of [
+          { account: [a.account], sort },
+          { account: [a.account], sort, limit: 2 },
+          { account: [a.account], sort, limit: 3, offset: 1 },
+          { account: [a.account], sort, startLt: mid },
+          { account: [a.account], sort, endLt: mid, limit: 2 },
+          { account: [a.account], sort, lt: BigInt(a.hi) },
+          { account: [a.account], sort, offset: Number(a.n) },
+        ]) {
+          const [k, c] = await both(transactions, req);
+          expect(k, JSON.stringify({ ...req, startLt: String(req.startLt), endLt: String(req.endLt), lt: String(req.lt) })).toEqual(c);
+          compared++;
+        }
+        // walk every page by cursor on both paths
+        let cursor: string | undefined;
+        for (let pages = 0; pages < 50; pages++) {
+          const [k, c] = await both(transactions, { account: [a.account], sort, limit: 2, cursor });
+          expect(k).toEqual(c);
+          cursor = (k as { next_cursor?: string }).next_cursor;
+          if (!cursor) break;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it("by hash, by message, by masterchain block, adjacent", async () => {
+    const txs = await rows<{ hash: string; account: string; in_msg_hash: string | null; out_msg_hashes: string[]; mc_seqno: number }>(
+      "SELECT hash, account, in_msg_hash, out_msg_hashes, mc_seqno FROM transactions FINAL",
+    );
+    const impl = (s: Store) => indexImpl(s, noLiteProxy);
+    for (const t of txs) {
+      for (const req of [{ hash: t.hash }, { hash: t.hash, account: [t.account] }, { hash: t.hash, account: [fresh(0xee).toRawString()] }]) {
+        const [k, c] = await both(transactions, req);
+        expect(k).toEqual(c);
+      }
+      for (const direction of [undefined, "in", "out"]) {
+        const [k, c] = await both((s, req: MessageInitShape<typeof AdjacentTransactionsRequestSchema>) => impl(s).adjacentTransactions!(create(AdjacentTransactionsRequestSchema, req), ctx), { hash: t.hash, direction });
+        expect(k, `adjacent ${t.hash} ${direction}`).toEqual(c);
+      }
+      for (const m of [t.in_msg_hash, ...t.out_msg_hashes]) {
+        if (!m) continue;
+        for (const direction of [undefined, "in", "out"]) {
+          const [k, c] = await both((s, req: MessageInitShape<typeof TransactionsByMessageRequestSchema>) => impl(s).transactionsByMessage!(create(TransactionsByMessageRequestSchema, req), ctx), {
+            msgHash: m,
+            direction,
+          });
+          expect(k, `by message ${m} ${direction}`).toEqual(c);
+        }
+      }
+    }
+    const mcs = [...new Set(txs.map((t) => t.mc_seqno))];
+    for (const seqno of [...mcs, Math.max(...mcs) + 1000]) {
+      for (const req of [{ seqno }, { seqno, sort: "asc", limit: 1, offset: 1 }, { seqno, sort: "desc", limit: 2 }]) {
+        const [k, c] = await both((s, r: MessageInitShape<typeof TransactionsByMasterchainBlockRequestSchema>) => impl(s).transactionsByMasterchainBlock!(create(TransactionsByMasterchainBlockRequestSchema, r), ctx), req);
+        expect(k, `mc block ${JSON.stringify(req)}`).toEqual(c);
+      }
+    }
+  });
+
+  it("the address book reads the latest code hashes from the index", async () => {
+    const accounts = (await rows<{ account: string }>("SELECT DISTINCT account FROM transactions FINAL")).map((r) => r.account);
+    const call = (s: Store) => indexImpl(s, noLiteProxy).addressBook!(create(AddressBookRequestSchema, { address: accounts }), ctx).then((r) => toJson(AddressBookResponseSchema, r));
+    expect(await call(store)).toEqual(await call(clickhouse));
+  });
+
+  it("a rebuild from ClickHouse writes the same index the indexer wrote", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "key-index-rebuild-"));
+    dirs.push(dir);
+    const rebuilt = await KeyIndex.open(dir);
+    try {
+      expect(rebuilt.complete).toBe(false);
+      const progress: number[] = [];
+      expect(await prepareKeyIndex(store, rebuilt, (p) => progress.push(p.transactions))).toBe(true);
+      expect(rebuilt.complete).toBe(true);
+      expect(progress.at(-1)).toBe(Number((await rows<{ n: string }>("SELECT count() AS n FROM transactions FINAL"))[0]!.n));
+      const accounts = (await rows<{ account: string }>("SELECT DISTINCT account FROM transactions FINAL")).map((r) => r.account);
+      for (const a of accounts) {
+        for (const asc of [true, false]) {
+          const o = { asc, limit: 1000, offset: 0 };
+          expect(rebuilt.accountPage(a, o).map((t) => toJson(TransactionsResponseSchema, create(TransactionsResponseSchema, { transactions: [t] })))).toEqual(
+            store.keys!.accountPage(a, o).map((t) => toJson(TransactionsResponseSchema, create(TransactionsResponseSchema, { transactions: [t] }))),
+          );
+        }
+      }
+      expect([...rebuilt.codeHashes(accounts)]).toEqual([...store.keys!.codeHashes(accounts)]);
+    } finally {
+      await rebuilt.close();
+    }
+  });
+});
