@@ -5,7 +5,8 @@
 // time until it completes. `--prefetch 2`: groups of at most 2 masterchain blocks per insert, so
 // that a run lasts long enough for its kills (all 16 default batches of this chain would be one
 // group, stored in one go). Every table of both chDB directories, read with FINAL and ordered, is
-// the same (the checkpoint and migration rows apart from their timestamps).
+// the same (the checkpoint and migration rows apart from their timestamps), and so is every entry
+// of both key indexes.
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { Address, toNano } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import type { Localnet } from "@tongate/localnet";
-import { openStore } from "@tongate/indexer";
+import { KeyIndex, openStore } from "@tongate/indexer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../support/localnet-deploy.js";
 import { startTestLocalnet } from "../support/localnet.js";
@@ -164,5 +165,17 @@ describe("tongate index killed with SIGKILL and restarted", () => {
     expect(a.traces!.length).toBeGreaterThan(0);
     expect(a.transactions!.length).toBeGreaterThan(20);
     for (const t of Object.keys(a)) expect(b[t], t).toEqual(a[t]);
+
+    const keysOf = async (db: string) => {
+      const keys = await KeyIndex.open(join(db, "key-index"));
+      try {
+        return [...keys.contents()];
+      } finally {
+        await keys.close();
+      }
+    };
+    const ka = await keysOf(join(dir, "whole"));
+    expect(ka.filter((e) => e.table === "transactions").length).toBe(a.transactions!.length);
+    expect(await keysOf(db)).toEqual(ka);
   }, 300_000);
 });

@@ -14,7 +14,6 @@ import {
   TransactionsByMasterchainBlockRequestSchema,
   TransactionsByMessageRequestSchema,
   TransactionsResponseSchema,
-  type TransactionsResponse,
 } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
 import { AddressBookRequestSchema, AddressBookResponseSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -41,14 +40,16 @@ async function rows<T>(query: string): Promise<T[]> {
   return (await store.client.query({ query, format: "JSONEachRow" })).json<T>();
 }
 
-type Call<I> = (s: Store, req: I) => Promise<TransactionsResponse>;
+type Call<I> = (s: Store, req: I) => MessageInitShape<typeof TransactionsResponseSchema> | Promise<MessageInitShape<typeof TransactionsResponseSchema>>;
 const ctx = undefined as never;
 
 /** The answer of both paths as a client sees it (or the error's message). */
 async function both<I>(call: Call<I>, req: I): Promise<[unknown, unknown]> {
   const run = (s: Store) =>
-    call(s, req).then(
-      (r) => toJson(TransactionsResponseSchema, r),
+    Promise.resolve()
+      .then(() => call(s, req))
+      .then(
+      (r) => toJson(TransactionsResponseSchema, create(TransactionsResponseSchema, r)),
       (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
     );
   return [await run(store), await run(clickhouse)];
@@ -156,7 +157,7 @@ describe("the key index answers as ClickHouse does", () => {
 
   it("the address book reads the latest code hashes from the index", async () => {
     const accounts = (await rows<{ account: string }>("SELECT DISTINCT account FROM transactions FINAL")).map((r) => r.account);
-    const call = (s: Store) => indexImpl(s, noLiteProxy).addressBook!(create(AddressBookRequestSchema, { address: accounts }), ctx).then((r) => toJson(AddressBookResponseSchema, r));
+    const call = async (s: Store) => toJson(AddressBookResponseSchema, create(AddressBookResponseSchema, await indexImpl(s, noLiteProxy).addressBook!(create(AddressBookRequestSchema, { address: accounts }), ctx)));
     expect(await call(store)).toEqual(await call(clickhouse));
   });
 

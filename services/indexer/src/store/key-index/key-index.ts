@@ -230,6 +230,15 @@ export class KeyIndex {
     return out;
   }
 
+  /** Every entry of every table, in key order (the crash test compares two indexes whole). */
+  *contents(): Generator<{ table: string; key: string; value: string }> {
+    const tables = { transactions: this.transactions, transactions_by_hash: this.byHash, transactions_by_message: this.byMessage, transactions_by_mc_block: this.byMcBlock, code_hashes: this.codes };
+    for (const [table, db] of Object.entries(tables)) {
+      for (const { key, value } of db.getRange({})) yield { table, key: key.toString("hex"), value: value.toString("base64") };
+    }
+    yield { table: "meta", key: "meta", value: JSON.stringify(this.meta.get("meta")) };
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
