@@ -59,7 +59,11 @@ export class Where {
  * address book of every account and message address. Each is a point lookup by key (embedded chDB
  * runs one query at a time, so a subquery that re-reads a table costs more than waiting for it).
  */
-export async function transactionParts(store: Store, txs: readonly StoredTransaction[]): Promise<TransactionParts & { addressBook: Record<string, AddressBookRow> }> {
+export async function transactionParts(
+  store: Store,
+  txs: readonly StoredTransaction[],
+  { addressBook = true }: { addressBook?: boolean } = {},
+): Promise<TransactionParts & { addressBook: Record<string, AddressBookRow> }> {
   if (!txs.length) return { messages: new Map(), contents: new Map(), states: new Map(), addressBook: {} };
   // the states stored with each row (migrations/0004); rows stored before it look theirs up
   const states = new Map<string, TransactionStateRow>();
@@ -77,7 +81,11 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
   // the contents and the address book by the keys the messages name (a point lookup each)
   const addresses = new Set<string>(accounts);
   for (const x of messages) for (const a of [x.source, x.destination]) if (a) addresses.add(a);
-  const codes: CodeHashLookup = store.keys?.complete ? { found: store.keys.codeHashes(addresses), missing: [], at: 0 } : cachedCodeHashes(store, [...addresses]);
+  const codes: CodeHashLookup = !addressBook
+    ? { found: new Map(), missing: [], at: 0 }
+    : store.keys?.complete
+      ? { found: store.keys.codeHashes(addresses), missing: [], at: 0 }
+      : cachedCodeHashes(store, [...addresses]);
   const [looked, contents] = await Promise.all([statesAndCodes(store, accounts, [...stateHashes], codes.missing), contentsOf(store, messages)]);
   rememberCodeHashes(store, codes, looked.codeRows);
   for (const s of looked.states) states.set(s.hash, s);
@@ -85,7 +93,7 @@ export async function transactionParts(store: Store, txs: readonly StoredTransac
     messages: new Map(messages.map((x) => [messageKey(x.msg_hash, x.direction, x.tx_hash), x])),
     contents,
     states,
-    addressBook: bookOf(addresses, codes.found),
+    addressBook: addressBook ? bookOf(addresses, codes.found) : {},
   };
 }
 

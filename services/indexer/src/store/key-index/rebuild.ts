@@ -37,11 +37,12 @@ async function rebuild(store: Store, keys: KeyIndex, total: number, onProgress?:
     if (signal?.aborted) return false;
     const txs = await select<StoredTransaction>(
       store,
-      `SELECT * FROM transactions FINAL WHERE (account, lt) > ({a:String}, {l:UInt64}) ORDER BY account, lt LIMIT {n:UInt32}`,
+      // the key condition as a range the primary key prunes (a tuple comparison is not one)
+      `SELECT * FROM transactions FINAL WHERE account >= {a:String} AND NOT (account = {a:String} AND lt <= {l:UInt64}) ORDER BY account, lt LIMIT {n:UInt32}`,
       { a: after.account, l: after.lt, n: CHUNK },
     );
     if (!txs.length) break;
-    const parts = await transactionParts(store, txs);
+    const parts = await transactionParts(store, txs, { addressBook: false });
     const messagesOf = new Map<string, MessageRow[]>();
     for (const m of parts.messages.values()) {
       const list = messagesOf.get(m.tx_hash);
