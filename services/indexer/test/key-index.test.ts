@@ -15,7 +15,18 @@ import {
   TransactionsByMessageRequestSchema,
   TransactionsResponseSchema,
 } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
-import { AddressBookRequestSchema, AddressBookResponseSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import {
+  AccountStatesRequestSchema,
+  AccountStatesResponseSchema,
+  AddressBookRequestSchema,
+  AddressBookResponseSchema,
+  AddressInformationRequestSchema,
+  AddressInformationResponseSchema,
+  WalletInformationRequestSchema,
+  WalletInformationResponseSchema,
+  WalletStatesRequestSchema,
+  WalletStatesResponseSchema,
+} from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -155,10 +166,26 @@ describe("the key index answers as ClickHouse does", () => {
     }
   });
 
-  it("the address book reads the latest code hashes from the index", async () => {
-    const accounts = (await rows<{ account: string }>("SELECT DISTINCT account FROM transactions FINAL")).map((r) => r.account);
-    const call = async (s: Store) => toJson(AddressBookResponseSchema, create(AddressBookResponseSchema, await indexImpl(s, noLiteProxy).addressBook!(create(AddressBookRequestSchema, { address: accounts }), ctx)));
-    expect(await call(store)).toEqual(await call(clickhouse));
+  it("latest states: the address book, /accountStates, /walletStates, /addressInformation, /walletInformation", async () => {
+    const accounts = (await rows<{ account: string }>("SELECT DISTINCT account FROM latest_account_states FINAL")).map((r) => r.account);
+    expect(accounts.length).toBeGreaterThan(10);
+    const address = [...accounts, fresh(0xef).toRawString()];
+    const impl = (s: Store) => indexImpl(s, noLiteProxy);
+    const calls = [
+      async (s: Store) => toJson(AddressBookResponseSchema, create(AddressBookResponseSchema, await impl(s).addressBook!(create(AddressBookRequestSchema, { address }), ctx))),
+      async (s: Store) => toJson(AccountStatesResponseSchema, create(AccountStatesResponseSchema, await impl(s).accountStates!(create(AccountStatesRequestSchema, { address }), ctx))),
+      async (s: Store) => toJson(AccountStatesResponseSchema, create(AccountStatesResponseSchema, await impl(s).accountStates!(create(AccountStatesRequestSchema, { address, includeBoc: false }), ctx))),
+      async (s: Store) => toJson(WalletStatesResponseSchema, create(WalletStatesResponseSchema, await impl(s).walletStates!(create(WalletStatesRequestSchema, { address }), ctx))),
+    ];
+    for (const call of calls) expect(await call(store)).toEqual(await call(clickhouse));
+    for (const a of address) {
+      const info = async (s: Store) =>
+        Promise.resolve(impl(s).addressInformation!(create(AddressInformationRequestSchema, { address: a, useV2: false }), ctx)).then((r) => toJson(AddressInformationResponseSchema, create(AddressInformationResponseSchema, r)), (e: Error) => e.message);
+      const wallet = async (s: Store) =>
+        Promise.resolve(impl(s).walletInformation!(create(WalletInformationRequestSchema, { address: a, useV2: false }), ctx)).then((r) => toJson(WalletInformationResponseSchema, create(WalletInformationResponseSchema, r)), (e: Error) => e.message);
+      expect(await info(store)).toEqual(await info(clickhouse));
+      expect(await wallet(store)).toEqual(await wallet(clickhouse));
+    }
   });
 
   it("a rebuild from ClickHouse writes the same index the indexer wrote", async () => {
@@ -181,6 +208,7 @@ describe("the key index answers as ClickHouse does", () => {
         }
       }
       expect([...rebuilt.codeHashes(accounts)]).toEqual([...store.keys!.codeHashes(accounts)]);
+      expect([...rebuilt.latestStates(accounts)]).toEqual([...store.keys!.latestStates(accounts)]);
     } finally {
       await rebuilt.close();
     }

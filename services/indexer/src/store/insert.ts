@@ -64,7 +64,7 @@ export async function insertBlockRows(store: Store, rows: StoreRows): Promise<vo
   // the key index in the same step: before the checkpoint and the blocks.indexed event
   if (store.keys) {
     const k = keyIndexRows(rows);
-    await store.keys.write(k.transactions, k.codes);
+    await store.keys.write(k.transactions, k.states);
   }
 }
 

@@ -38,6 +38,14 @@ const ZERO_HASH = Buffer.alloc(32).toString("base64");
 
 async function latestStates(store: Store, accounts: string[], withBoc = true): Promise<Map<string, LatestState>> {
   if (!accounts.length) return new Map();
+  // the key index keeps each account's latest state as latest_account_states FINAL has it
+  if (store.keys?.complete) {
+    const states = new Map<string, LatestState>();
+    for (const [a, s] of store.keys.latestStates(accounts)) {
+      states.set(a, withBoc ? { ...s, last_trans_lt: s.last_trans_lt ?? "0" } : { ...s, code_boc: null, data_boc: null, last_trans_lt: s.last_trans_lt ?? "0" });
+    }
+    return states;
+  }
   const rows = await select<LatestState>(
     store,
     `SELECT account, hash, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,

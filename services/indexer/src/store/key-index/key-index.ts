@@ -16,6 +16,7 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
 import { type Database, open, type RootDatabase } from "lmdb";
+import type { AccountStateRow } from "../../rows/types.js";
 import {
   ACCOUNT_BYTES,
   accountKey,
@@ -31,7 +32,7 @@ import {
 } from "./keys.js";
 
 /** Bumped when the stored form changes: an index of another format is rebuilt. */
-export const KEY_INDEX_FORMAT = 1;
+export const KEY_INDEX_FORMAT = 2;
 
 /** One transaction as the index stores it, with the keys it is found by. */
 export interface KeyIndexTransaction {
@@ -41,11 +42,16 @@ export interface KeyIndexTransaction {
   messages: { hash: string; hashNorm?: string | null; direction: "in" | "out" }[];
 }
 
-/** An account's code hash as of the transaction at `lt` (null: no code). */
-export interface KeyIndexCode {
+/**
+ * An account's state after the transaction at `lt` (0: a state without one), as latest_account_states
+ * keeps it: the state of the highest lt, the last written on a tie.
+ */
+export interface KeyIndexState {
   account: string;
   lt: string;
   codeHash: string | null;
+  /** the whole row (BoCs included) for /accountStates and /walletStates; absent: only the code hash is known */
+  row?: AccountStateRow;
 }
 
 export interface AccountPageOptions {
@@ -74,6 +80,7 @@ export class KeyIndex {
   private readonly byMessage: Database<Buffer, Buffer>;
   private readonly byMcBlock: Database<Buffer, Buffer>;
   private readonly codes: Database<Buffer, Buffer>;
+  private readonly latest: Database<Buffer, Buffer>;
   private readonly meta: Database<Meta, string>;
   private closed = false;
 
@@ -85,6 +92,7 @@ export class KeyIndex {
     this.byMessage = env.openDB<Buffer, Buffer>({ name: "transactions_by_message", ...binary });
     this.byMcBlock = env.openDB<Buffer, Buffer>({ name: "transactions_by_mc_block", ...binary });
     this.codes = env.openDB<Buffer, Buffer>({ name: "code_hashes", ...binary });
+    this.latest = env.openDB<Buffer, Buffer>({ name: "latest_account_states", ...binary, compression: { threshold: 256 } });
     this.meta = env.openDB<Meta, string>({ name: "meta", encoding: "json" });
   }
 
@@ -110,20 +118,24 @@ export class KeyIndex {
   /** Empties the index (a format change; a rebuild from scratch). */
   async clear(): Promise<void> {
     await this.env.transaction(() => {
-      for (const db of [this.transactions, this.byHash, this.byMessage, this.byMcBlock, this.codes]) db.clearSync();
+      for (const db of [this.transactions, this.byHash, this.byMessage, this.byMcBlock, this.codes, this.latest]) db.clearSync();
       this.meta.putSync("meta", { format: KEY_INDEX_FORMAT, complete: false });
     });
   }
 
   /**
-   * Writes transactions and code hashes in one LMDB transaction (all or nothing). A code hash is
-   * replaced only by one of a later lt, so writing an older block again never hides a newer state.
+   * Writes transactions and account states in one LMDB transaction (all or nothing). A state is
+   * replaced only by one of the same or a later lt, so writing an older block again never hides a
+   * newer state.
    */
-  async write(transactions: readonly KeyIndexTransaction[], codes: readonly KeyIndexCode[]): Promise<void> {
-    if (!transactions.length && !codes.length) return;
+  async write(transactions: readonly KeyIndexTransaction[], states: readonly KeyIndexState[]): Promise<void> {
+    if (!transactions.length && !states.length) return;
     // encode outside the write transaction: LMDB has one writer at a time
     const entries = transactions.map((t) => ({ t, key: transactionKey(t.tx.account, t.tx.lt), value: Buffer.from(toBinary(TransactionSchema, t.tx)) }));
-    const codeEntries = codes.map((c) => ({ key: accountKey(c.account), value: Buffer.concat([ltBytes(c.lt), c.codeHash === null ? EMPTY : hashKey(c.codeHash)]) }));
+    const stateEntries = states.map((c) => {
+      const lt = ltBytes(c.lt);
+      return { key: accountKey(c.account), code: Buffer.concat([lt, c.codeHash === null ? EMPTY : hashKey(c.codeHash)]), row: c.row && Buffer.concat([lt, Buffer.from(JSON.stringify(c.row))]) };
+    });
     await this.env.transaction(() => {
       for (const { t, key, value } of entries) {
         this.transactions.put(key, value);
@@ -134,10 +146,11 @@ export class KeyIndex {
           if (m.hashNorm && m.hashNorm !== m.hash) this.byMessage.put(messageKey(m.hashNorm, m.direction, t.tx.account, t.tx.lt), EMPTY);
         }
       }
-      for (const { key, value } of codeEntries) {
+      for (const { key, code, row } of stateEntries) {
         const had = this.codes.get(key);
-        if (had && Buffer.compare(had.subarray(0, LT_BYTES), value.subarray(0, LT_BYTES)) > 0) continue;
-        this.codes.put(key, value);
+        if (had && Buffer.compare(had.subarray(0, LT_BYTES), code.subarray(0, LT_BYTES)) > 0) continue;
+        this.codes.put(key, code);
+        if (row) this.latest.put(key, row);
       }
     });
   }
@@ -230,9 +243,19 @@ export class KeyIndex {
     return out;
   }
 
+  /** The latest state of each account that has one here (as latest_account_states FINAL). */
+  latestStates(accounts: Iterable<string>): Map<string, AccountStateRow> {
+    const out = new Map<string, AccountStateRow>();
+    for (const a of accounts) {
+      const v = this.latest.get(accountKey(a));
+      if (v) out.set(a, JSON.parse(v.toString("utf8", LT_BYTES)) as AccountStateRow);
+    }
+    return out;
+  }
+
   /** Every entry of every table, in key order (the crash test compares two indexes whole). */
   *contents(): Generator<{ table: string; key: string; value: string }> {
-    const tables = { transactions: this.transactions, transactions_by_hash: this.byHash, transactions_by_message: this.byMessage, transactions_by_mc_block: this.byMcBlock, code_hashes: this.codes };
+    const tables = { transactions: this.transactions, transactions_by_hash: this.byHash, transactions_by_message: this.byMessage, transactions_by_mc_block: this.byMcBlock, code_hashes: this.codes, latest_account_states: this.latest };
     for (const [table, db] of Object.entries(tables)) {
       for (const { key, value } of db.getRange({})) yield { table, key: key.toString("hex"), value: value.toString("base64") };
     }

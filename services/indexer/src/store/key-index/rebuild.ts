@@ -6,8 +6,8 @@ import { transactionOf } from "../../api/models.js";
 import { transactionParts } from "../../api/queries/common.js";
 import type { StoredTransaction } from "../queries.js";
 import { select, type Store } from "../store.js";
-import type { KeyIndex, KeyIndexCode, KeyIndexTransaction } from "./key-index.js";
-import type { MessageRow } from "../../rows/types.js";
+import type { KeyIndex, KeyIndexState, KeyIndexTransaction } from "./key-index.js";
+import type { AccountStateRow, MessageRow } from "../../rows/types.js";
 
 const CHUNK = 5_000;
 
@@ -64,13 +64,13 @@ async function rebuild(store: Store, keys: KeyIndex, total: number, onProgress?:
   }
   let account = "";
   for (;;) {
-    const rows = await select<{ account: string; code_hash: string | null; last_trans_lt: string }>(
+    const rows = await select<AccountStateRow & { last_trans_lt: string }>(
       store,
-      "SELECT account, code_hash, last_trans_lt FROM latest_account_states FINAL WHERE account > {a:String} ORDER BY account LIMIT {n:UInt32}",
-      { a: account, n: CHUNK * 4 },
+      "SELECT * FROM latest_account_states FINAL WHERE account > {a:String} ORDER BY account LIMIT {n:UInt32}",
+      { a: account, n: CHUNK },
     );
     if (!rows.length) break;
-    await keys.write([], rows.map((r): KeyIndexCode => ({ account: r.account, lt: r.last_trans_lt, codeHash: r.code_hash })));
+    await keys.write([], rows.map((r): KeyIndexState => ({ account: r.account, lt: r.last_trans_lt, codeHash: r.code_hash, row: r })));
     account = rows[rows.length - 1]!.account;
   }
   return !signal?.aborted;

@@ -3,9 +3,9 @@
 // code hash.
 import { messageKey, transactionOf } from "../../api/models.js";
 import type { BlockRows, MessageRow, TransactionStateRow } from "../../rows/types.js";
-import type { KeyIndexCode, KeyIndexTransaction } from "./key-index.js";
+import type { KeyIndexState, KeyIndexTransaction } from "./key-index.js";
 
-export function keyIndexRows(rows: Pick<BlockRows, "transactions" | "messages" | "contents" | "accountStates">): { transactions: KeyIndexTransaction[]; codes: KeyIndexCode[] } {
+export function keyIndexRows(rows: Pick<BlockRows, "transactions" | "messages" | "contents" | "accountStates">): { transactions: KeyIndexTransaction[]; states: KeyIndexState[] } {
   const contents = new Map(rows.contents.map((c) => [c.hash, c.boc]));
   const byTx = new Map<string, MessageRow[]>();
   for (const m of rows.messages) {
@@ -22,9 +22,10 @@ export function keyIndexRows(rows: Pick<BlockRows, "transactions" | "messages" |
       messages: own.map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction })),
     };
   });
-  const codes: KeyIndexCode[] = [];
-  for (const s of rows.accountStates) {
-    if (s.last_trans_lt !== null) codes.push({ account: s.account, lt: s.last_trans_lt, codeHash: s.code_hash });
-  }
-  return { transactions, codes };
+  // as latest_account_states_mv: a state without a transaction has lt 0
+  const states = rows.accountStates.map((s): KeyIndexState => {
+    const lt = s.last_trans_lt ?? "0";
+    return { account: s.account, lt, codeHash: s.code_hash, row: { ...s, last_trans_lt: lt } };
+  });
+  return { transactions, states };
 }
