@@ -10,6 +10,8 @@ import type { Localnet } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/liteclient";
 import {
   AdjacentTransactionsRequestSchema,
+  GetMessagesRequestSchema,
+  MessagesResponseSchema,
   GetTransactionsRequestSchema,
   TransactionsByMasterchainBlockRequestSchema,
   TransactionsByMessageRequestSchema,
@@ -164,6 +166,54 @@ describe("the key index answers as ClickHouse does", () => {
         expect(k, `mc block ${JSON.stringify(req)}`).toEqual(c);
       }
     }
+  });
+
+  it("/messages by hash, by source and by destination: both orders, offsets, lt bounds and cursors", async () => {
+    const impl = (s: Store) => indexImpl(s, noLiteProxy);
+    const call = (req: MessageInitShape<typeof GetMessagesRequestSchema>) =>
+      Promise.all(
+        [store, clickhouse].map(async (s) => {
+          try {
+            return toJson(MessagesResponseSchema, create(MessagesResponseSchema, await impl(s).getMessages!(create(GetMessagesRequestSchema, req), ctx)));
+          } catch (e) {
+            return { error: e instanceof Error ? e.message : String(e) };
+          }
+        }),
+      );
+    const msgs = await rows<{ msg_hash: string; source: string | null; destination: string | null; created_lt: string | null }>("SELECT DISTINCT msg_hash, source, destination, created_lt FROM messages FINAL");
+    expect(msgs.length).toBeGreaterThan(20);
+    const hashes = msgs.map((m) => m.msg_hash);
+    for (const sort of ["asc", "desc"]) {
+      const [k, c] = await call({ msgHash: hashes.slice(0, 12), sort, limit: 5, offset: 2 });
+      expect(k).toEqual(c);
+    }
+    for (const m of msgs) {
+      const [k, c] = await call({ msgHash: [m.msg_hash] });
+      expect(k, m.msg_hash).toEqual(c);
+    }
+    const addresses = [...new Set(msgs.flatMap((m) => [m.source, m.destination]).filter((a): a is string => !!a))];
+    let compared = 0;
+    for (const a of addresses) {
+      const lts = msgs.filter((m) => m.created_lt !== null && (m.source === a || m.destination === a)).map((m) => BigInt(m.created_lt!));
+      const mid = lts.length ? lts.reduce((x, y) => x + y) / BigInt(lts.length) : 0n;
+      for (const side of ["source", "destination"] as const) {
+        for (const sort of ["asc", "desc"]) {
+          for (const req of [{ sort }, { sort, limit: 2, offset: 1 }, { sort, startLt: mid }, { sort, endLt: mid, limit: 3 }]) {
+            const [k, c] = await call({ [side]: a, ...req });
+            expect(k, `${side} ${a} ${JSON.stringify({ ...req, startLt: String(req.startLt), endLt: String(req.endLt) })}`).toEqual(c);
+            compared++;
+          }
+          let cursor: string | undefined;
+          for (let pages = 0; pages < 50; pages++) {
+            const [k, c] = await call({ [side]: a, sort, limit: 2, cursor });
+            expect(k).toEqual(c);
+            cursor = (k as { next_cursor?: string }).next_cursor;
+            if (!cursor) break;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 
   it("latest states: the address book, /accountStates, /walletStates, /addressInformation, /walletInformation", async () => {

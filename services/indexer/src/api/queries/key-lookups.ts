@@ -5,6 +5,10 @@
 import { create } from "@bufbuild/protobuf";
 import {
   type AdjacentTransactionsRequest,
+  type GetMessagesRequest,
+  type Message,
+  type MessagesResponse,
+  MessagesResponseSchema,
   type GetTransactionsRequest,
   type Transaction,
   type TransactionsByMasterchainBlockRequest,
@@ -116,3 +120,47 @@ export function adjacentTransactionsFromKeys(store: Store, req: AdjacentTransact
 
 const max = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined ? a : a > b ? a : b);
 const min = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
+
+/**
+ * /messages by message hashes, or by one source or destination address (with an lt range, page or
+ * cursor); any other filter goes to ClickHouse.
+ */
+export function messagesFromKeys(store: Store, req: GetMessagesRequest): MessagesResponse | undefined {
+  const keys = usableKeys(store);
+  if (!keys) return undefined;
+  const others = req.bodyHash !== undefined || req.opcode !== undefined || req.startUtime !== undefined || req.endUtime !== undefined || req.direction !== undefined;
+  if (others || req.excludeExternals || req.onlyExternals) return undefined;
+  const bySource = req.source !== undefined && req.source !== "null";
+  const byDestination = req.destination !== undefined && req.destination !== "null";
+  const byHash = req.msgHash.length > 0;
+  if (Number(bySource) + Number(byDestination) + Number(byHash) !== 1 || req.source === "null" || req.destination === "null") return undefined;
+  const asc = isAsc(req.sort);
+  const p = pageOf("messages", asc, req, ["string", "string"]);
+  let page: { hash: string; lt: bigint }[];
+  if (byHash) {
+    if (req.startLt !== undefined || req.endLt !== undefined || p.after) return undefined;
+    const found = [...new Set(req.msgHash.map(b64Hash))].flatMap((h) => {
+      const m = keys.message(h);
+      return m ? [{ hash: h, lt: m.message.createdLt ?? 0n }] : [];
+    });
+    const sign = asc ? 1 : -1;
+    found.sort((a, b) => (a.lt === b.lt ? (a.hash < b.hash ? -sign : a.hash > b.hash ? sign : 0) : a.lt < b.lt ? -sign : sign));
+    page = found.slice(p.offset, p.offset + p.limit);
+  } else {
+    const account = rawAddress(bySource ? req.source! : req.destination!);
+    const after: [bigint, string] | undefined = p.after ? [BigInt(p.after[0]!), String(p.after[1])] : undefined;
+    page = keys.addressMessages(account, bySource ? "source" : "destination", { asc, limit: p.limit, offset: p.offset, startLt: req.startLt, endLt: req.endLt, after });
+  }
+  const messages: Message[] = [];
+  for (const k of page) {
+    const m = keys.message(k.hash);
+    if (!m) continue;
+    messages.push({ ...m.message, inMsgTxHash: m.inTx, outMsgTxHash: m.outTx });
+  }
+  const addresses = new Set(messages.flatMap((m) => [m.source, m.destination]).filter((a): a is string => !!a));
+  return create(MessagesResponseSchema, {
+    messages,
+    addressBook: bookOf(addresses, keys.codeHashes(addresses)),
+    nextCursor: nextCursor("messages", asc, p, page, (k) => [String(k.lt), k.hash]),
+  });
+}

@@ -7,6 +7,7 @@ import { select, type Store } from "../../store/store.js";
 import { messageOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, opcodeOf, pageOf, rawAddress } from "../params.js";
 import { bookOf, codeHashes, contentsOf, messagesByHash, Where } from "./common.js";
+import { messagesFromKeys } from "./key-lookups.js";
 
 /**
  * Messages in (created_lt, msg_hash) order (created_lt {sort}, then the hash the same way).
@@ -14,6 +15,8 @@ import { bookOf, codeHashes, contentsOf, messagesByHash, Where } from "./common.
  * page is read from the lookup table ordered by that address and created_lt.
  */
 export async function messages(store: Store, req: GetMessagesRequest): Promise<MessagesResponse> {
+  const fromKeys = messagesFromKeys(store, req);
+  if (fromKeys) return fromKeys;
   const asc = isAsc(req.sort);
   const dir = asc ? "ASC" : "DESC";
   const p = pageOf("messages", asc, req, ["string", "string"]);

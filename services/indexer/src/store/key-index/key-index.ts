@@ -14,12 +14,13 @@
 // Rebuilt from ClickHouse (./rebuild.ts) when it is missing or its format changed; until it is
 // complete, reads go to ClickHouse.
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import { type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import { type Message, type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
 import { type Database, open, type RootDatabase } from "lmdb";
 import type { AccountStateRow } from "../../rows/types.js";
 import {
   ACCOUNT_BYTES,
   accountKey,
+  addressMessageKey,
   hashKey,
   HASH_BYTES,
   LT_BYTES,
@@ -32,14 +33,14 @@ import {
 } from "./keys.js";
 
 /** Bumped when the stored form changes: an index of another format is rebuilt. */
-export const KEY_INDEX_FORMAT = 2;
+export const KEY_INDEX_FORMAT = 3;
 
 /** One transaction as the index stores it, with the keys it is found by. */
 export interface KeyIndexTransaction {
   tx: Transaction;
   mcSeqno: number;
-  /** the messages it received (in) and sent (out), by hash and by TEP-467 normalised hash */
-  messages: { hash: string; hashNorm?: string | null; direction: "in" | "out" }[];
+  /** the messages it received (in) and sent (out), by hash and by TEP-467 normalised hash, and by their addresses */
+  messages: { hash: string; hashNorm?: string | null; direction: "in" | "out"; source: string | null; destination: string | null; createdLt: string | null }[];
 }
 
 /**
@@ -81,6 +82,7 @@ export class KeyIndex {
   private readonly byMcBlock: Database<Buffer, Buffer>;
   private readonly codes: Database<Buffer, Buffer>;
   private readonly latest: Database<Buffer, Buffer>;
+  private readonly byAddress: Database<Buffer, Buffer>;
   private readonly meta: Database<Meta, string>;
   private closed = false;
 
@@ -92,6 +94,7 @@ export class KeyIndex {
     this.byMessage = env.openDB<Buffer, Buffer>({ name: "transactions_by_message", ...binary });
     this.byMcBlock = env.openDB<Buffer, Buffer>({ name: "transactions_by_mc_block", ...binary });
     this.codes = env.openDB<Buffer, Buffer>({ name: "code_hashes", ...binary });
+    this.byAddress = env.openDB<Buffer, Buffer>({ name: "messages_by_address", ...binary });
     this.latest = env.openDB<Buffer, Buffer>({ name: "latest_account_states", ...binary, compression: { threshold: 256 } });
     this.meta = env.openDB<Meta, string>({ name: "meta", encoding: "json" });
   }
@@ -118,7 +121,7 @@ export class KeyIndex {
   /** Empties the index (a format change; a rebuild from scratch). */
   async clear(): Promise<void> {
     await this.env.transaction(() => {
-      for (const db of [this.transactions, this.byHash, this.byMessage, this.byMcBlock, this.codes, this.latest]) db.clearSync();
+      for (const db of [this.transactions, this.byHash, this.byMessage, this.byMcBlock, this.codes, this.latest, this.byAddress]) db.clearSync();
       this.meta.putSync("meta", { format: KEY_INDEX_FORMAT, complete: false });
     });
   }
@@ -144,6 +147,9 @@ export class KeyIndex {
         for (const m of t.messages) {
           this.byMessage.put(messageKey(m.hash, m.direction, t.tx.account, t.tx.lt), EMPTY);
           if (m.hashNorm && m.hashNorm !== m.hash) this.byMessage.put(messageKey(m.hashNorm, m.direction, t.tx.account, t.tx.lt), EMPTY);
+          // as messages_by_source / _destination: every message with that address, created_lt 0 for inbound external ones
+          if (m.source !== null) this.byAddress.put(addressMessageKey(m.source, "source", m.createdLt ?? 0n, m.hash), EMPTY);
+          if (m.destination !== null) this.byAddress.put(addressMessageKey(m.destination, "destination", m.createdLt ?? 0n, m.hash), EMPTY);
         }
       }
       for (const { key, code, row } of stateEntries) {
@@ -198,6 +204,68 @@ export class KeyIndex {
     for (const key of this.byMessage.getKeys({ start: prefix, end: prefixEnd(prefix) })) keys.push(Buffer.from(key.subarray(HASH_BYTES + 1)));
     const txs = this.transactionsAt(keys);
     return sortByLt(txs, false);
+  }
+
+  /**
+   * The stored sides of a message: its object (as the sending transaction shows it, else the
+   * receiving one) with the hashes of both transactions. Undefined when no transaction has it.
+   */
+  message(msgHash: string): { message: Message; inTx?: string; outTx?: string } | undefined {
+    const hash = hashKey(msgHash);
+    let message: Message | undefined;
+    let inTx: string | undefined;
+    let outTx: string | undefined;
+    for (const key of this.byMessage.getKeys({ start: hash, end: prefixEnd(hash) })) {
+      const value = this.transactions.get(Buffer.from(key.subarray(HASH_BYTES + 1)));
+      if (!value) continue;
+      const tx = this.decode(value);
+      // the same key space holds normalised hashes: only the message of exactly this hash
+      if (key[HASH_BYTES] === 0) {
+        if (tx.inMsg?.hash !== msgHash) continue;
+        inTx = tx.hash;
+        message ??= tx.inMsg;
+      } else {
+        const m = tx.outMsgs.find((x) => x.hash === msgHash);
+        if (!m) continue;
+        outTx = tx.hash;
+        message = m;
+      }
+    }
+    return message && { message, inTx, outTx };
+  }
+
+  /**
+   * Message hashes of an address's side (source or destination) in created_lt order, then hash
+   * (as base64 text, the order of ClickHouse's String): the `limit` after `offset`, within the inclusive lt
+   * bounds, after a cursor's (lt, hash).
+   */
+  addressMessages(account: string, side: "source" | "destination", o: { asc: boolean; limit: number; offset: number; startLt?: bigint; endLt?: bigint; after?: [bigint, string] }): { hash: string; lt: bigint }[] {
+    const prefix = Buffer.concat([accountKey(account), Buffer.of(side === "source" ? 0 : 1)]);
+    let low = o.startLt ?? 0n;
+    let high = o.endLt ?? MAX_LT;
+    if (o.after) {
+      if (o.asc && o.after[0] > low) low = o.after[0];
+      if (!o.asc && o.after[0] < high) high = o.after[0];
+    }
+    if (low > high) return [];
+    const lowKey = Buffer.concat([prefix, ltBytes(low)]);
+    const highKey = high === MAX_LT ? prefixEnd(prefix) : Buffer.concat([prefix, ltBytes(high + 1n)]);
+    const keys = o.asc ? this.byAddress.getKeys({ start: lowKey, end: highKey }) : this.byAddress.getKeys({ start: highKey, end: lowKey, reverse: true, exclusiveStart: true, inclusiveEnd: true });
+    const at = prefix.length;
+    const out: { hash: string; lt: bigint }[] = [];
+    let lastLt: bigint | undefined;
+    for (const key of keys) {
+      const lt = Buffer.from(key.buffer, key.byteOffset, key.byteLength).readBigUInt64BE(at);
+      // whole groups of one lt: their order is the hashes' text order, not their bytes'
+      if (out.length >= o.offset + o.limit && lt !== lastLt) break;
+      lastLt = lt;
+      const hash = Buffer.from(key.subarray(at + LT_BYTES)).toString("base64");
+      if (o.after && lt === o.after[0] && (o.asc ? hash <= o.after[1] : hash >= o.after[1])) continue;
+      out.push({ hash, lt });
+    }
+    const sign = o.asc ? 1 : -1;
+    out.sort((a, b) => (a.lt === b.lt ? (a.hash < b.hash ? -sign : a.hash > b.hash ? sign : 0) : a.lt < b.lt ? -sign : sign));
+    return out.slice(o.offset, o.offset + o.limit);
   }
 
   /** A masterchain block's transactions in lt order (then account ascending), as a page. */
@@ -255,7 +323,7 @@ export class KeyIndex {
 
   /** Every entry of every table, in key order (the crash test compares two indexes whole). */
   *contents(): Generator<{ table: string; key: string; value: string }> {
-    const tables = { transactions: this.transactions, transactions_by_hash: this.byHash, transactions_by_message: this.byMessage, transactions_by_mc_block: this.byMcBlock, code_hashes: this.codes, latest_account_states: this.latest };
+    const tables = { transactions: this.transactions, transactions_by_hash: this.byHash, transactions_by_message: this.byMessage, transactions_by_mc_block: this.byMcBlock, code_hashes: this.codes, latest_account_states: this.latest, messages_by_address: this.byAddress };
     for (const [table, db] of Object.entries(tables)) {
       for (const { key, value } of db.getRange({})) yield { table, key: key.toString("hex"), value: value.toString("base64") };
     }

@@ -58,3 +58,7 @@ export function prefixEnd(prefix: Buffer): Buffer {
   }
   return Buffer.alloc(prefix.length + 1, 0xff);
 }
+
+/** messages_by_address: address + side (0 source, 1 destination) + created_lt + message hash. */
+export const addressMessageKey = (account: string, side: "source" | "destination", createdLt: string | bigint, msgHash: string): Buffer =>
+  Buffer.concat([accountKey(account), Buffer.of(side === "source" ? 0 : 1), ltBytes(createdLt), hashKey(msgHash)]);

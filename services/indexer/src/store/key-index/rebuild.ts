@@ -53,7 +53,7 @@ async function rebuild(store: Store, keys: KeyIndex, total: number, onProgress?:
       (t): KeyIndexTransaction => ({
         tx: transactionOf(t, parts),
         mcSeqno: t.mc_seqno,
-        messages: (messagesOf.get(t.hash) ?? []).map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction })),
+        messages: (messagesOf.get(t.hash) ?? []).map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction, source: m.source, destination: m.destination, createdLt: m.created_lt })),
       }),
     );
     await keys.write(entries, []);

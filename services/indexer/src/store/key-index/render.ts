@@ -19,7 +19,7 @@ export function keyIndexRows(rows: Pick<BlockRows, "transactions" | "messages" |
     return {
       tx: transactionOf(t, { messages: new Map(own.map((m) => [messageKey(m.msg_hash, m.direction, m.tx_hash), m])), contents, states }),
       mcSeqno: t.mc_seqno,
-      messages: own.map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction })),
+      messages: own.map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction, source: m.source, destination: m.destination, createdLt: m.created_lt })),
     };
   });
   // as latest_account_states_mv: a state without a transaction has lt 0
