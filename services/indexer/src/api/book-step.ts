@@ -51,19 +51,19 @@ function collectorOf(desc: DescMessage): Collect | undefined {
   };
   collectors.set(desc.typeName, collect);
   for (const f of desc.fields) {
-    const each = eachValue(f);
-    if (f.message) {
-      const inner = collectorOf(f.message);
-      if (inner) steps.push((m, out) => each(m, (v) => inner(v as Fields, out)));
-    } else if (isRawAddress(f)) {
-      steps.push((m, out) => each(m, (v) => typeof v === "string" && v !== "" && out.add(v)));
-    }
+    const inner = f.message ? collectorOf(f.message) : undefined;
+    if (inner) steps.push(overValues(f, (v, out) => inner(v as Fields, out)));
+    else if (!f.message && isRawAddress(f)) steps.push(overValues(f, addAddress));
   }
   return collect;
 }
 
-/** Calls `fn` with the field's value, each item of a list or each value of a map (nothing when unset). */
-function eachValue(f: DescField): (m: Fields, fn: (v: unknown) => void) => void {
+const addAddress = (v: unknown, out: Set<string>): void => {
+  if (typeof v === "string" && v !== "") out.add(v);
+};
+
+/** A step that calls `visit` with the field's value, each item of a list or each value of a map (nothing when unset). */
+function overValues(f: DescField, visit: (v: unknown, out: Set<string>) => void): Collect {
   const name = f.localName;
   const oneof = f.oneof?.localName;
   const valueOf = oneof
@@ -74,17 +74,19 @@ function eachValue(f: DescField): (m: Fields, fn: (v: unknown) => void) => void 
     : (m: Fields) => m[name];
   switch (f.fieldKind) {
     case "list":
-      return (m, fn) => {
-        for (const v of (valueOf(m) as unknown[] | undefined) ?? []) fn(v);
+      return (m, out) => {
+        const list = valueOf(m) as unknown[] | undefined;
+        if (list) for (const v of list) visit(v, out);
       };
     case "map":
-      return (m, fn) => {
-        for (const v of Object.values((valueOf(m) as Fields | undefined) ?? {})) fn(v);
+      return (m, out) => {
+        const map = valueOf(m) as Fields | undefined;
+        if (map) for (const key in map) visit(map[key], out);
       };
     default:
-      return (m, fn) => {
+      return (m, out) => {
         const v = valueOf(m);
-        if (v !== undefined && v !== null) fn(v);
+        if (v !== undefined && v !== null) visit(v, out);
       };
   }
 }
