@@ -39,6 +39,8 @@ export function loadRest(s: Slice): Cell {
 export interface EitherCell {
   cell: Cell;
   inRef: boolean;
+  /** The sender left the Either bit out: `cell` is the rest of the body (refs only; toncenter's forward_payload:Any). */
+  bitless?: true;
 }
 
 export function loadEitherCell(s: Slice): EitherCell {
@@ -46,15 +48,20 @@ export function loadEitherCell(s: Slice): EitherCell {
 }
 
 export function storeEitherCell(src: EitherCell): (b: Builder) => void {
-  return (b) => (src.inRef ? b.storeBit(1).storeRef(src.cell) : b.storeBit(0).storeSlice(src.cell.beginParse()));
+  return (b) => {
+    if (src.bitless) b.storeSlice(src.cell.beginParse());
+    else if (src.inRef) b.storeBit(1).storeRef(src.cell);
+    else b.storeBit(0).storeSlice(src.cell.beginParse());
+  };
 }
 
 /**
- * A trailing (Either Cell ^Cell) that senders may leave out altogether (the body ends before its
- * bit; the standard contracts read that as an empty payload): null then.
+ * A trailing (Either Cell ^Cell) that senders may leave out: null when the body ends before its bit
+ * (the standard contracts read that as an empty payload); a bitless payload when only refs are left.
  */
 export function loadOptionalEitherCell(s: Slice): EitherCell | null {
-  return s.remainingBits === 0 && s.remainingRefs === 0 ? null : loadEitherCell(s);
+  if (s.remainingBits > 0) return loadEitherCell(s);
+  return s.remainingRefs === 0 ? null : { cell: loadRest(s), inRef: false, bitless: true };
 }
 
 export function storeOptionalEitherCell(src: EitherCell | null): (b: Builder) => void {

@@ -167,23 +167,30 @@ export function storeJettonBurn(src: JettonBurn): (b: Builder) => void {
 
 /**
  * jetton_burn_notification#7bdd97de query_id:uint64 amount:(VarUInteger 16) sender:MsgAddress
- * response_destination:MsgAddress — TEP-74 "burn_notification", wallet to minter.
+ * response_destination:MsgAddress — TEP-74 "burn_notification", wallet to minter. Some wallets add the
+ * burn's custom_payload:(Maybe ^Cell) after it.
  */
 export interface JettonBurnNotification {
   queryId: bigint;
   amount: bigint;
   sender: Address | null;
   responseDestination: Address | null;
+  /** undefined: the body ends after response_destination (the TEP-74 layout). */
+  customPayload?: Cell | null;
 }
 
 export function loadJettonBurnNotification(s: Slice): JettonBurnNotification {
   loadOpcode(s, OP.jetton_burn_notification, "jetton_burn_notification");
-  return { queryId: s.loadUintBig(64), amount: s.loadCoins(), sender: s.loadMaybeAddress(), responseDestination: s.loadMaybeAddress() };
+  const n: JettonBurnNotification = { queryId: s.loadUintBig(64), amount: s.loadCoins(), sender: s.loadMaybeAddress(), responseDestination: s.loadMaybeAddress() };
+  if (s.remainingBits > 0) n.customPayload = s.loadMaybeRef();
+  return n;
 }
 
 export function storeJettonBurnNotification(src: JettonBurnNotification): (b: Builder) => void {
-  return (b) =>
+  return (b) => {
     b.storeUint(OP.jetton_burn_notification, 32).storeUint(src.queryId, 64).storeCoins(src.amount).storeAddress(src.sender).storeAddress(src.responseDestination);
+    if (src.customPayload !== undefined) b.storeMaybeRef(src.customPayload);
+  };
 }
 
 /**
