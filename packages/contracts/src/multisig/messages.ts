@@ -1,6 +1,6 @@
 // Multisig v2 message bodies (message-schemes.tlb "multisig.xml", multisig-contract-v2's
 // multisig.tlb): orders, their actions, approvals and execution.
-import { beginCell, Dictionary, type Address, type Builder, type Cell, type DictionaryValue, type Slice } from "@ton/core";
+import { beginCell, Dictionary, type Address, type Builder, type DictionaryValue, type Slice } from "@ton/core";
 import { ContractDataError } from "../errors.js";
 import { relaxedMessageCell, relaxedMessageOf, type RelaxedMessage } from "../out-actions.js";
 import { loadOpcode, loadQueryIdOnly, storeQueryIdOnly } from "../tlb.js";
