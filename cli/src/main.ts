@@ -6,7 +6,6 @@ import {
   createLogger,
   healthOf,
   logFormatOf,
-  inProcessTransport,
   parseListen,
   parseOptions,
   remoteTransport,
@@ -20,7 +19,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { buildShardState, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
 import { installSpeedShims } from "@tongate/ton";
-import { findService, serviceModules, startModules, upstreamsOf } from "./services.js";
+import { findService, inProcessUpstreams, serviceModules, startModules, upstreamsOf } from "./services.js";
 import { rateLimitOptions } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
@@ -166,8 +165,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         if (o.ratelimit === undefined && o["keyless-loopback"] === undefined) o = { ...o, "keyless-loopback": "off" };
       }
       const hosted = await startModules(serviceModules, o, log);
-      const upstreams = hosted.running.map((r) => ({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) }));
-      const gateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
+      const gateway = await startGateway(o, log, inProcessUpstreams(hosted.running), healthOf(hosted.running));
       banner(o, log, gateway.url, localnet);
       return async () => {
         await gateway.stop();
@@ -230,11 +228,12 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];
       for (const [name, url] of remote) {
-        upstreams.push({ service: findService(name).service, transport: remoteTransport(url) });
+        const transport = remoteTransport(url);
+        for (const service of findService(name).services) upstreams.push({ service, transport });
         log.info({ service: name, url }, "upstream");
       }
       const hosted = await startModules(serviceModules.filter((m) => !remote.has(m.name)), o, log, remote);
-      for (const r of hosted.running) upstreams.push({ service: r.module.service, transport: inProcessTransport(r.module.service, r.running) });
+      upstreams.push(...inProcessUpstreams(hosted.running));
       const gateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
       return async () => {
         await gateway.stop();

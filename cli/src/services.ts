@@ -1,16 +1,13 @@
 // Every service module tongate can host, by name, and how a process hosts several of them.
 import type { DescService } from "@bufbuild/protobuf";
+import type { Transport } from "@connectrpc/connect";
 import { indexService } from "@tongate/indexer";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
 import { liteProxyService } from "@tongate/lite-proxy";
 import { rateLimitService } from "@tongate/ratelimit";
 import { ConfigError, inProcessTransport, openBus, remoteTransport, type Logger, type RunningService, type ServiceModule } from "@tongate/runtime";
 
-export const serviceModules: ServiceModule[] = [
-  liteProxyService as unknown as ServiceModule,
-  rateLimitService as unknown as ServiceModule,
-  indexService as unknown as ServiceModule,
-];
+export const serviceModules: ServiceModule[] = [liteProxyService, rateLimitService, indexService];
 
 export function findService(name: string): ServiceModule {
   const m = serviceModules.find((s) => s.name === name);
@@ -42,10 +39,11 @@ export interface HostedService {
  */
 export async function startModules(modules: ServiceModule[], o: Record<string, unknown>, log: Logger, remote = new Map<string, string>()): Promise<{ running: HostedService[]; close(): Promise<void> }> {
   const started: HostedService[] = [];
+  const serves = (m: ServiceModule, desc: DescService) => m.services.some((s) => s.typeName === desc.typeName);
   const transportOf = (desc: DescService) => {
-    const local = started.find((s) => s.module.service.typeName === desc.typeName);
-    if (local) return inProcessTransport(local.module.service, local.running);
-    const url = remote.get(serviceModules.find((m) => m.service.typeName === desc.typeName)?.name ?? "");
+    const local = started.find((s) => serves(s.module, desc));
+    if (local) return inProcessTransport(desc, local.running);
+    const url = remote.get(serviceModules.find((m) => serves(m, desc))?.name ?? "");
     return url ? remoteTransport(url) : undefined;
   };
   const chain = modules.some((m) => m.name === "indexer") && (o.globalConfig || o["global-config"] || o.network) ? globalConfigOf(o) : undefined;
@@ -65,6 +63,11 @@ export async function startModules(modules: ServiceModule[], o: Record<string, u
       await bus.close();
     },
   };
+}
+
+/** Every service of the modules started here, each with its in-process transport (the gateway's upstreams). */
+export function inProcessUpstreams(hosted: readonly HostedService[]): { service: DescService; transport: Transport }[] {
+  return hosted.flatMap(({ module, running }) => module.services.map((service) => ({ service, transport: inProcessTransport(service, running) })));
 }
 
 async function closeAll(services: RunningService[]) {

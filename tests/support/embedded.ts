@@ -1,8 +1,8 @@
 // Starts tongate's gateway and services in this process, on an ephemeral port,
 // exactly as `tongate start` wires them (in-process Connect transport).
 import { Gateway, listenGateway, type GatewayOptions, type HttpServer } from "@tongate/gateway";
-import { createLogger, healthOf, inProcessTransport } from "@tongate/runtime";
-import { serviceModules, startModules } from "@tongate/cli";
+import { createLogger, healthOf } from "@tongate/runtime";
+import { inProcessUpstreams, serviceModules, startModules } from "@tongate/cli";
 
 export interface Embedded {
   url: string;
@@ -28,7 +28,7 @@ export async function startEmbedded(options: Record<string, unknown> = {}, gatew
     health: healthOf(hosted.running),
     ...gateway,
     log,
-    upstreams: hosted.running.map(({ module, running }) => ({ service: module.service, transport: inProcessTransport(module.service, running) })),
+    upstreams: inProcessUpstreams(hosted.running),
   });
   const server: HttpServer = await listenGateway(gw, { host: "127.0.0.1", port: 0 });
   return {

@@ -28,7 +28,7 @@ export async function serveGrpc(
   const handler = connectNodeAdapter({
     interceptors,
     routes: (router: ConnectRouter) => {
-      for (const s of services) router.service(s.module.service, s.running.impl);
+      for (const s of services) for (const i of s.running.impls) i.route(router);
     },
   });
   const server = http2.createServer(handler);

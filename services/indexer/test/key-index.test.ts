@@ -16,26 +16,28 @@ import {
   TransactionsByMasterchainBlockRequestSchema,
   TransactionsByMessageRequestSchema,
   TransactionsResponseSchema,
-} from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+} from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import {
   AccountStatesRequestSchema,
   AccountStatesResponseSchema,
   AddressBookRequestSchema,
   AddressBookResponseSchema,
+  WalletStatesRequestSchema,
+  WalletStatesResponseSchema,
+} from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import {
   AddressInformationRequestSchema,
   AddressInformationResponseSchema,
   WalletInformationRequestSchema,
   WalletInformationResponseSchema,
-  WalletStatesRequestSchema,
-  WalletStatesResponseSchema,
-} from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+} from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
-import { indexImpl, indexRange, KeyIndex, migrate, openStore, prepareKeyIndex, type Store } from "../src/index.js";
+import { v3Api, indexRange, KeyIndex, migrate, openStore, prepareKeyIndex, type Store } from "../src/index.js";
 
 let net: Localnet;
 let pool: LiteserverPool;
@@ -47,6 +49,11 @@ const dirs: string[] = [];
 const fresh = (n: number) => new Address(0, Buffer.alloc(32, n));
 const noLiteProxy = () => {
   throw new Error("no lite-proxy here");
+};
+/** Every v3 method of a store, through the book step as the service serves them. */
+const indexImpl = (s: Store, liteProxy: typeof noLiteProxy) => {
+  const api = v3Api(s, liteProxy);
+  return { ...api.blockchain, ...api.accounts, ...api.apiV2 };
 };
 
 async function rows<T>(query: string): Promise<T[]> {

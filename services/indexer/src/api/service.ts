@@ -1,9 +1,15 @@
-// The indexer as a service: the tongate.v3.Index RPCs over the ClickHouse store, and (when the host
-// hands it a liteserver client) the chain follower filling that store in the same process.
+// The indexer as a service: API v3's services (one per toncenter tag, each in its folder here) over
+// the ClickHouse store, and (when the host hands it a liteserver client) the chain follower filling
+// that store in the same process. Every answer with an address_book gets it from the book step.
+import type { DescService } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { apiError, ConfigError, defineService, type ServiceContext } from "@tongate/runtime";
+import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
+import { ApiV2 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
+import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
+import { apiError, ConfigError, implement, type ServiceContext, type ServiceImplementation, type ServiceModule } from "@tongate/runtime";
 import { followChain } from "../follower/follow.js";
 import type { LiteClient } from "../follower/lite.js";
 import { migrate } from "../store/migrate.js";
@@ -15,41 +21,46 @@ import { BlocksIndexedPublisher } from "../events.js";
 import type { ParsePool } from "../follower/parse-pool.js";
 import { eventNetworkOf, parsePoolOf, seqnoOption, storeOptionsOf } from "../options.js";
 import { prepareKeyIndex } from "../store/key-index/rebuild.js";
-import * as legacy from "./legacy.js";
-import * as accounts from "./queries/accounts.js";
-import * as blocks from "./queries/blocks.js";
-import { messages } from "./queries/messages.js";
-import { traces } from "./queries/traces.js";
-import * as transactions from "./queries/transactions.js";
+import { accountsImpl } from "./accounts/service.js";
+import { actionsImpl } from "./actions/service.js";
+import { apiV2Impl } from "./apiv2/service.js";
+import { type LiteProxyClient, liteProxyClient } from "./apiv2/lite-proxy.js";
+import { blockchainImpl } from "./blockchain/service.js";
+import { addressBook } from "./book.js";
+import { type BookSources, withAddressBook } from "./book-step.js";
+import { statsImpl } from "./stats/service.js";
 
-/** Where the Index queries run: the store, and lite-proxy for the v2-style methods. */
-export function indexImpl(store: Store, liteProxy: () => legacy.LiteProxyClient): Partial<ServiceImpl<typeof Index>> {
+/** API v3's services, one per toncenter tag (Jettons, NFTs, DNS, … join as their endpoints come). */
+export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Stats, ApiV2];
+
+/** API v3 over the store (and lite-proxy for the v2-style methods), each tag's answers through the book step. */
+export function v3Api(store: Store, liteProxy: () => LiteProxyClient) {
+  const book: BookSources = { addressBook: (addresses) => addressBook(store, addresses) };
+  const step = <S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>) => withAddressBook(service, impl, book);
   return {
-    masterchainInfo: () => blocks.masterchainInfo(store),
-    getBlocks: (req) => blocks.blocks(store, req),
-    masterchainBlockShards: (req) => blocks.masterchainBlockShards(store, req),
-    masterchainBlockShardState: (req) => blocks.masterchainBlockShardState(store, req),
-    getTransactions: (req) => transactions.transactions(store, req),
-    transactionsByMasterchainBlock: (req) => transactions.transactionsByMasterchainBlock(store, req),
-    transactionsByMessage: (req) => transactions.transactionsByMessage(store, req),
-    adjacentTransactions: (req) => transactions.adjacentTransactions(store, req),
-    getMessages: (req) => messages(store, req),
-    accountStates: (req) => accounts.accountStates(store, req),
-    walletStates: (req) => accounts.walletStates(store, req),
-    addressBook: (req) => accounts.addressBookOf(store, req),
-    topAccountsByBalance: (req) => accounts.topAccountsByBalance(store, req),
-    getTraces: (req) => traces(store, req),
-    addressInformation: (req) => (req.useV2 ? legacy.addressInformationV2(liteProxy(), req.address) : accounts.addressInformation(store, req.address)),
-    walletInformation: (req) => (req.useV2 ? legacy.walletInformationV2(liteProxy(), req.address) : accounts.walletInformation(store, req.address)),
-    sendMessage: (req) => legacy.sendMessage(liteProxy(), req.boc),
-    runGetMethod: (req) => legacy.runGetMethod(liteProxy(), req),
-    estimateFee: (req) => legacy.estimateFee(liteProxy(), req),
+    blockchain: step(Blockchain, blockchainImpl(store)),
+    accounts: step(Accounts, accountsImpl(store)),
+    actions: step(Actions, actionsImpl(store)),
+    stats: step(Stats, statsImpl(store)),
+    apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),
   };
 }
 
-export const indexService = defineService({
+/** The implementations of V3_SERVICES, as a host serves them. */
+export function v3Implementations(store: Store, liteProxy: () => LiteProxyClient): ServiceImplementation[] {
+  const api = v3Api(store, liteProxy);
+  return [
+    implement(Blockchain, api.blockchain),
+    implement(Accounts, api.accounts),
+    implement(Actions, api.actions),
+    implement(Stats, api.stats),
+    implement(ApiV2, api.apiV2),
+  ];
+}
+
+export const indexService: ServiceModule = {
   name: "indexer",
-  service: Index,
+  services: V3_SERVICES,
   async start(ctx: ServiceContext) {
     const o = ctx.options;
     if (o.index !== undefined && o.index !== "on" && o.index !== "off") throw new ConfigError(`--index ${String(o.index)}: expected on or off`);
@@ -78,12 +89,12 @@ export const indexService = defineService({
           },
         )
       : undefined;
-    let client: legacy.LiteProxyClient | undefined;
+    let client: LiteProxyClient | undefined;
     const liteProxy = () => {
       if (client) return client;
       const transport = ctx.transportOf?.(LiteProxy);
       if (!transport) throw apiError(503, "lite-proxy is not reachable from the indexer (run them in one process, or give the indexer --upstream lite-proxy=URL)");
-      return (client = legacy.liteProxyClient(transport));
+      return (client = liteProxyClient(transport));
     };
     // the follower, when the host gives a liteserver client and indexing is on; it starts in the
     // background so that an unreachable chain delays indexing, never the host's startup
@@ -128,7 +139,7 @@ export const indexService = defineService({
       following.catch((err: unknown) => ctx.log.error({ err }, "indexer stopped"));
     }
     return {
-      impl: indexImpl(store, liteProxy),
+      impls: v3Implementations(store, liteProxy),
       health: () => ({ ok: true, detail: { following: following !== undefined, lastIndexedSeqno: lastIndexed, headSeqno, keyIndex } }),
       async close() {
         stop.abort();
@@ -139,4 +150,4 @@ export const indexService = defineService({
       },
     };
   },
-});
+};

@@ -14,7 +14,7 @@
 // Rebuilt from ClickHouse (./rebuild.ts) when it is missing or its format changed; until it is
 // complete, reads go to ClickHouse.
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import { type Message, type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import { type Message, type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { type Database, open, type RootDatabase } from "lmdb";
 import type { AccountStateRow } from "../../rows/types.js";
 import {

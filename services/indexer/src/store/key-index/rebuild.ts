@@ -2,10 +2,10 @@
 // transactions (an upgrade, a deleted index, a format change) is rebuilt from the rows before reads
 // use it. Writes of the indexer running meanwhile go to both; a rebuild's puts of the same keys
 // write the same bytes, so the order does not matter.
-import { transactionOf } from "../../api/models.js";
-import { transactionParts } from "../../api/queries/common.js";
-import type { StoredTransaction } from "../queries.js";
-import { select, type Store } from "../store.js";
+import { transactionOf } from "../../api/blockchain/models.js";
+import { transactionParts } from "../../api/blockchain/parts.js";
+import { select, type StoredTransaction } from "../../api/sql.js";
+import type { Store } from "../store.js";
 import type { KeyIndex, KeyIndexState, KeyIndexTransaction } from "./key-index.js";
 import type { AccountStateRow, MessageRow } from "../../rows/types.js";
 
@@ -42,7 +42,7 @@ async function rebuild(store: Store, keys: KeyIndex, total: number, onProgress?:
       { a: after.account, l: after.lt, n: CHUNK },
     );
     if (!txs.length) break;
-    const parts = await transactionParts(store, txs, { addressBook: false });
+    const parts = await transactionParts(store, txs);
     const messagesOf = new Map<string, MessageRow[]>();
     for (const m of parts.messages.values()) {
       const list = messagesOf.get(m.tx_hash);

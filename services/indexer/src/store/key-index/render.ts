@@ -1,7 +1,7 @@
 // A block's rows → what the key index stores: each transaction in its API form (as the v3 read of
 // ClickHouse renders it, api/models.ts) with the keys it is found by, and each account's latest
 // code hash.
-import { messageKey, transactionOf } from "../../api/models.js";
+import { messageKey, transactionOf } from "../../api/blockchain/models.js";
 import type { BlockRows, MessageRow, TransactionStateRow } from "../../rows/types.js";
 import type { KeyIndexState, KeyIndexTransaction } from "./key-index.js";
 
