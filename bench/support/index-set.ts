@@ -5,7 +5,7 @@
 // toncenter trace: its description and message fields), spread over the accounts with distinct
 // hashes and lts: transactions with an internal in message and one out message each, their account
 // states, the lookup tables filled by the materialized views as the indexer's inserts fill them.
-import { migrate, openStore, type Store } from "@tongate/indexer";
+import { migrate, openStore, prepareKeyIndex, type Store } from "@tongate/indexer";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -116,11 +116,23 @@ async function synthesize(store: Store): Promise<void> {
  */
 export async function openIndexSet(): Promise<Store> {
   const fresh = !existsSync(indexSetDir);
-  const store = await openStore({ path: indexSetDir });
+  // with its key index, as the indexer service opens it (the gateways find it complete)
+  const store = await openStore({ path: indexSetDir, keyIndex: true });
   try {
     await migrate(store);
     if (fresh) await synthesize(store);
     else console.log(`reusing ${indexSetDir} (delete it to synthesize again)`);
+    if (!store.keys!.complete) {
+      const started = performance.now();
+      let last = 0;
+      await prepareKeyIndex(store, store.keys!, (p) => {
+        if (p.transactions - last >= 100_000 || p.transactions === p.total) {
+          last = p.transactions;
+          console.log(`key index: ${p.transactions} of ${p.total} transactions (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+        }
+      });
+      console.log(`key index built from ClickHouse in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
     return store;
   } catch (e) {
     await store.close();
