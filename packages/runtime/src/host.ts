@@ -5,7 +5,8 @@ import http2 from "node:http2";
 import type { ConnectRouter, Interceptor, Transport } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { callInterceptors } from "./interceptors.js";
-import type { RunningService, ServiceModule } from "./service.js";
+import type { DescService } from "@bufbuild/protobuf";
+import type { RunningService } from "./service.js";
 
 export { inProcessTransport } from "./in-process-transport.js";
 
@@ -21,7 +22,7 @@ export interface GrpcServer {
 
 /** Serves the given services over gRPC (and the Connect and gRPC-Web protocols) on HTTP/2 cleartext. */
 export async function serveGrpc(
-  services: { module: ServiceModule; running: RunningService }[],
+  services: readonly { module: { service: DescService }; running: RunningService }[],
   listen: { host: string; port: number },
   interceptors: Interceptor[] = callInterceptors("grpc-server"),
 ): Promise<GrpcServer> {

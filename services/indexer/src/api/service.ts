@@ -1,19 +1,8 @@
-// The indexer as a service: the tongate.v3.Index RPCs over the ClickHouse store, and (when the host
-// hands it a liteserver client) the chain follower filling that store in the same process.
+// The tongate.v3.Index RPCs over the ClickHouse store (the service module that hosts them, with the
+// follower filling the store, is ../service.ts).
 import type { ServiceImpl } from "@connectrpc/connect";
 import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
-import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { apiError, ConfigError, defineService, type ServiceContext } from "@tongate/runtime";
-import { followChain } from "../follower/follow.js";
-import type { LiteClient } from "../follower/lite.js";
-import { migrate } from "../store/migrate.js";
-import { type Store, openStore } from "../store/store.js";
-import { getCheckpoint } from "../store/insert.js";
-import { FOLLOWER_CHECKPOINT } from "../follower/index-range.js";
-import { masterchainHead } from "../follower/lite.js";
-import { BlocksIndexedPublisher } from "../events.js";
-import type { ParsePool } from "../follower/parse-pool.js";
-import { eventNetworkOf, parsePoolOf, seqnoOption } from "../options.js";
+import type { Store } from "../store/store.js";
 import * as legacy from "./legacy.js";
 import * as accounts from "./queries/accounts.js";
 import * as blocks from "./queries/blocks.js";
@@ -45,74 +34,3 @@ export function indexImpl(store: Store, liteProxy: () => legacy.LiteProxyClient)
     estimateFee: (req) => legacy.estimateFee(liteProxy(), req),
   };
 }
-
-export const indexService = defineService({
-  name: "indexer",
-  service: Index,
-  async start(ctx: ServiceContext) {
-    const o = ctx.options;
-    if (o.index !== undefined && o.index !== "on" && o.index !== "off") throw new ConfigError(`--index ${String(o.index)}: expected on or off`);
-    const store = await openStore({ url: o["clickhouse-url"] as string | undefined, path: o["index-dir"] as string | undefined });
-    await migrate(store);
-    let client: legacy.LiteProxyClient | undefined;
-    const liteProxy = () => {
-      if (client) return client;
-      const transport = ctx.transportOf?.(LiteProxy);
-      if (!transport) throw apiError(503, "lite-proxy is not reachable from the indexer (run them in one process, or give the indexer --upstream lite-proxy=URL)");
-      return (client = legacy.liteProxyClient(transport));
-    };
-    // the follower, when the host gives a liteserver client and indexing is on; it starts in the
-    // background so that an unreachable chain delays indexing, never the host's startup
-    const lite = o.liteClient as LiteClient | undefined;
-    const stop = new AbortController();
-    let following: Promise<unknown> | undefined;
-    let lastIndexed = 0;
-    let headSeqno = 0;
-    let parser: ParsePool | undefined;
-    if (lite && o.index !== "off") {
-      const fromOption = seqnoOption(o, "index-from");
-      const publisher = ctx.bus ? new BlocksIndexedPublisher(ctx.bus, eventNetworkOf(o), store) : undefined;
-      parser = parsePoolOf(o);
-      following = (async () => {
-        let from = fromOption;
-        // a fresh index of a real network starts at its head, not at masterchain block 1
-        if (from === undefined && (await getCheckpoint(store, FOLLOWER_CHECKPOINT)) === null && o.network !== "localnet" && !o.globalConfig) {
-          while (!stop.signal.aborted && from === undefined) {
-            from = await masterchainHead(lite).then(
-              (h) => h.seqno,
-              async (err: unknown) => {
-                ctx.log.warn({ err }, "indexer: the chain's head is unknown yet; retrying");
-                await new Promise((r) => setTimeout(r, 2000));
-                return undefined;
-              },
-            );
-          }
-        }
-        await publisher?.republishLast(FOLLOWER_CHECKPOINT);
-        return followChain(lite, store, {
-          from,
-          signal: stop.signal,
-          parse: parser?.parse,
-          onStored: async (b) => {
-            lastIndexed = b.mcSeqno;
-            headSeqno = b.headSeqno;
-            await publisher?.onStored(b);
-          },
-          log: (line, p, level) => ctx.log[level](p, line),
-          onError: (err) => ctx.log.warn({ err }, "indexing failed; retrying"),
-        });
-      })();
-      following.catch((err: unknown) => ctx.log.error({ err }, "indexer stopped"));
-    }
-    return {
-      impl: indexImpl(store, liteProxy),
-      health: () => ({ ok: true, detail: { following: following !== undefined, lastIndexedSeqno: lastIndexed, headSeqno } }),
-      async close() {
-        stop.abort();
-        await following?.catch((err: unknown) => ctx.log.error({ err }, "follower stopped with an error"));
-        await parser?.close();
-        await store.close();
-      },
-    };
-  },
-});
