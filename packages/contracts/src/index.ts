@@ -1,6 +1,8 @@
 // @tongate/contracts: what tongate knows of TON's standard contracts, one folder per standard:
 // code hashes (generated from the fixtures' manifest by scripts/gen-contract-hashes.ts),
-// detection, storage and get-method result readers.
+// detection, storage loaders, get-method result readers and message body loaders/storers named
+// after their TL-B constructors (@ton/core style: loadX(slice) / storeX(src)(builder)).
+export * from "./common/index.js";
 export * from "./wallets/index.js";
 export * from "./jetton/index.js";
 export * from "./nft/index.js";
@@ -12,3 +14,5 @@ export * from "./metadata/index.js";
 export { contractByCodeHash, detectContract, type KnownContract, type Standard } from "./detect.js";
 export { ContractDataError } from "./errors.js";
 export { StackReader, type StackItem } from "./stack.js";
+export * from "./tlb.js";
+export * from "./out-actions.js";

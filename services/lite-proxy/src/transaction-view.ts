@@ -6,7 +6,8 @@
 // snake string) is msg.dataText, op 1 msg.dataEncryptedText, anything else msg.dataRaw with the body and
 // StateInit as BoCs.
 import { create } from "@bufbuild/protobuf";
-import { Address, beginCell, Dictionary, loadMessage, loadTransaction, storeStateInit, type Cell, type CurrencyCollection, type ExternalAddress, type Slice } from "@ton/core";
+import { Address, beginCell, Dictionary, loadMessage, loadTransaction, storeStateInit, type Cell, type CurrencyCollection, type ExternalAddress } from "@ton/core";
+import { loadSnakeBytes } from "@tongate/contracts";
 import {
   MessageSchema,
   MessageStdSchema,
@@ -35,17 +36,6 @@ const friendly = (a: Address | ExternalAddress | null) => (Address.isAddress(a) 
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The bytes of a snake string (data of each cell, on through its only ref), or null if it is not one. */
-function snakeBytes(s: Slice): Buffer | null {
-  const parts: Buffer[] = [];
-  for (let cur: Slice | null = s; cur; ) {
-    if (cur.remainingBits % 8 !== 0 || cur.remainingRefs > 1) return null;
-    parts.push(cur.loadBuffer(cur.remainingBits / 8));
-    cur = cur.remainingRefs ? cur.loadRef().beginParse() : null;
-  }
-  return Buffer.concat(parts);
-}
-
 /** The root cell's data as bytes, the last one padded with zero bits. */
 function dataBytes(cell: Cell): Buffer {
   const out = Buffer.alloc(Math.ceil(cell.bits.length / 8));
@@ -62,10 +52,9 @@ function decodeBody(body: Cell): DecodedBody {
     const s = body.beginParse();
     const op = s.loadUint(32);
     if (op > 1) return { kind: "raw" };
-    const bytes = snakeBytes(s);
-    return bytes ? { kind: op === 0 ? "text" : "encrypted", bytes } : { kind: "raw" };
+    return { kind: op === 0 ? "text" : "encrypted", bytes: loadSnakeBytes(s) };
   } catch {
-    return { kind: "raw" }; // a continuation that cannot be read (e.g. an exotic cell): not a snake string
+    return { kind: "raw" }; // not snake data (a partial byte, two refs, an exotic cell)
   }
 }
 

@@ -1,2 +1,5 @@
-// dns: code hashes so far; storage loaders, get-method readers and message bodies come with the decoder.
+// TON DNS: the .ton collection and items, the root resolver.
 export * from "./code-hashes.js";
+export * from "./records.js";
+export * from "./messages.js";
+export * from "./storage.js";

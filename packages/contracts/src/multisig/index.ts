@@ -1,2 +1,4 @@
-// multisig: code hashes so far; storage loaders, get-method readers and message bodies come with the decoder.
+// Multisig v2: the multisig wallet and its orders.
 export * from "./code-hashes.js";
+export * from "./messages.js";
+export * from "./storage.js";

@@ -1,3 +1,6 @@
-// TEP-62/66 NFTs, getgems sales/auctions/offers, telemint.
+// TEP-62/64/66 NFTs: collections and items (getgems, token-contract), getgems sales, auctions and
+// offers, Telegram's telemint.
 export * from "./code-hashes.js";
 export * from "./get-methods.js";
+export * from "./messages.js";
+export * from "./storage.js";

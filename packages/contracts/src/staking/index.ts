@@ -1,2 +1,4 @@
-// staking: code hashes so far; storage loaders, get-method readers and message bodies come with the decoder.
+// Validator staking: the TON nominator pool, the single nominator, a Whales pool copy.
 export * from "./code-hashes.js";
+export * from "./messages.js";
+export * from "./storage.js";

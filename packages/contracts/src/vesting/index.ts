@@ -1,2 +1,4 @@
-// vesting: code hashes so far; storage loaders, get-method readers and message bodies come with the decoder.
+// The vesting wallet (ton-blockchain/vesting-contract).
 export * from "./code-hashes.js";
+export * from "./messages.js";
+export * from "./storage.js";

@@ -1,3 +1,5 @@
-// Wallets v1–v5 and highload v1–v3: code hashes, detection, data-cell readers.
+// Wallets v1–v5 and highload v1–v3: detection, data fields, storage and message bodies.
 export * from "./code-hashes.js";
-export { detectWallet, walletByCodeHash, walletData, type WalletData, type WalletKind } from "./wallet.js";
+export * from "./wallet.js";
+export * from "./storage.js";
+export * from "./messages.js";

@@ -1,0 +1,2 @@
+// Message bodies shared by every standard.
+export * from "./bodies.js";
