@@ -14,8 +14,8 @@
 //
 //   npm run bench:indexer-queries            (BENCH_TX=1000000 BENCH_REQUESTS=2000)
 import { create } from "@bufbuild/protobuf";
-import { GetTransactionsRequestSchema, GetMessagesRequestSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
-import { indexImpl, migrate, openStore, type Store } from "@tongate/indexer";
+import { GetTransactionsRequestSchema, GetMessagesRequestSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { migrate, openStore, type Store, v3Api } from "@tongate/indexer";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -160,9 +160,10 @@ async function main(): Promise<void> {
   const pick = (i: number) => accounts[i % accounts.length]!;
 
   console.log(`\n${REQUESTS} sequential requests each, random accounts, default limit (10):`);
-  const impl = indexImpl(store, () => {
+  // the Blockchain service as the host serves it: each answer through the address-book step
+  const impl = v3Api(store, () => {
     throw new Error("no lite-proxy in this benchmark");
-  });
+  }).blockchain;
   const direct = {
     tx: await measure("in process: transactions(account)", async (i) => impl.getTransactions!(create(GetTransactionsRequestSchema, { account: [pick(i)] }), undefined as never)),
     msg: await measure("in process: messages(source)", async (i) => impl.getMessages!(create(GetMessagesRequestSchema, { source: pick(i) }), undefined as never)),

@@ -193,8 +193,9 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
     async run(o, log) {
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];
-      for (const { name, service, url } of remote) {
-        upstreams.push({ service, transport: remoteTransport(url) });
+      for (const { name, services, url } of remote) {
+        const transport = remoteTransport(url);
+        for (const service of services) upstreams.push({ service, transport });
         log.info({ service: name, url }, "upstream");
       }
       const hosted = await startHost(

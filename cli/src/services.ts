@@ -15,15 +15,15 @@ export function findService(name: string): ServiceModule {
   return m;
 }
 
-/** --upstream NAME=URL pairs: services that run elsewhere, reached over gRPC. */
-export function upstreamsOf(o: RawOptions): { name: string; service: DescService; url: string }[] {
+/** --upstream NAME=URL pairs: modules that run elsewhere, their services reached over gRPC. */
+export function upstreamsOf(o: RawOptions): { name: string; services: readonly DescService[]; url: string }[] {
   const upstream = o.upstream;
   const pairs = Array.isArray(upstream) ? upstream.map(String) : [];
   return pairs.map((u) => {
     const i = u.indexOf("=");
     if (i < 1) throw new ConfigError(`--upstream "${u}" is not NAME=URL`);
     const m = findService(u.slice(0, i));
-    return { name: m.name, service: m.service, url: u.slice(i + 1) };
+    return { name: m.name, services: m.services, url: u.slice(i + 1) };
   });
 }
 
@@ -34,6 +34,6 @@ export function provisionsOf(o: RawOptions): Provision<Closable>[] {
 }
 
 /** Starts `modules` in this process on a command's options; the services in `remote` are reached over gRPC. */
-export function startHost(modules: readonly ServiceModule[], o: RawOptions, log: Logger, remote: readonly { service: DescService; url: string }[] = []): Promise<ServiceHost> {
+export function startHost(modules: readonly ServiceModule[], o: RawOptions, log: Logger, remote: readonly { services: readonly DescService[]; url: string }[] = []): Promise<ServiceHost> {
   return ServiceHost.start(modules, { log, options: o, provide: provisionsOf(o), remote });
 }

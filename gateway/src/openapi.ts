@@ -3,9 +3,9 @@
 // from the behaviour. Descriptions come from the proto comments (the descriptor
 // set buf writes with source info next to the generated code).
 import { readFileSync } from "node:fs";
-import { fromBinary, ScalarType, type DescField, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import { fromBinary, getOption, hasOption, ScalarType, type DescField, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { Format } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
+import { Format, openapi_tag } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { descriptorSetPath } from "@tongate/proto";
 import { conventionOf, type FieldConvention } from "./codec/conventions.js";
 import type { ApiFlavour, RouteTable } from "./routes.js";
@@ -170,6 +170,16 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
       : { type: "object", required: ["error"], properties: { error: { type: "string" } } };
 
   const paths: Record<string, Record<string, Schema>> = {};
+  // the operations' groups: one per service, named as the service declares (toncenter's tags), described by its comment
+  const tags = new Map<string, Schema>();
+  const tagOf = (service: DescService): string => {
+    const name = hasOption(service, openapi_tag) ? getOption(service, openapi_tag) : service.name;
+    if (!tags.has(name)) {
+      const description = comment(service);
+      tags.set(name, { name, ...(description ? { description } : {}) });
+    }
+    return name;
+  };
   for (const [path, methods] of routes.byPath) {
     if (!path.startsWith(`/api/${flavour}/`)) continue;
     for (const [httpMethod, route] of methods) {
@@ -181,7 +191,7 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
         operationId: `${route.name}_${httpMethod.toLowerCase()}`,
         summary: firstSentence(doc) || route.name,
         ...(doc && doc !== firstSentence(doc) ? { description: doc } : {}),
-        tags: [route.service.name],
+        tags: [tagOf(route.service)],
         responses: {
           "200": { description: "OK", content: { "application/json": { schema: envelope(resultSchema(route.method.output)) } } },
           default: { description: "Error", content: { "application/json": { schema: errorSchema } } },
@@ -202,6 +212,7 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
     }
   }
   if (flavour === "v2") {
+    tags.set("JSON-RPC", { name: "JSON-RPC", description: "Every method above, called through one JSON-RPC 2.0 entry point." });
     paths["/api/v2/jsonRPC"] = {
       post: {
         operationId: "jsonRPC_post",
@@ -234,6 +245,7 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
           : "toncenter-compatible API v3 (indexed).",
     },
     servers: [{ url: "/" }],
+    tags: [...tags.values()],
     paths,
     components: { schemas },
   };

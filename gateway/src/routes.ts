@@ -6,10 +6,14 @@ import { getOption, hasOption, type DescMethod, type DescService } from "@bufbui
 import { Envelope, envelope } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
+import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
+import { ApiV2 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
+import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
 
-/** The public APIs' services: API v2, API v3 and the admin API. */
-export const PUBLIC_APIS: DescService[] = [LiteProxy, Index, RateLimit];
+/** The public APIs' services: API v2, API v3 (one service per toncenter tag) and the admin API. */
+export const PUBLIC_APIS: DescService[] = [LiteProxy, Blockchain, Accounts, Actions, Stats, ApiV2, RateLimit];
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "@tongate/proto/gen/google/api/http_pb.js";
 

@@ -3,13 +3,21 @@ import { describe, expect, it } from "vitest";
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { Ticks } from "@tongate/proto/gen/tongate/test/v1/ticks_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
+import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
+import { ApiV2 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
+import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
+import { buildOpenApi } from "../src/openapi.js";
 import { buildRoutes, envelopeOf } from "../src/routes.js";
+
+/** API v3's services, one per toncenter tag. */
+const V3 = [Blockchain, Accounts, Actions, Stats, ApiV2];
 
 describe("envelope option", () => {
   it("each public service declares its envelope", () => {
     expect(envelopeOf(LiteProxy)).toBe("v2");
-    expect(envelopeOf(Index)).toBe("v3");
+    for (const service of V3) expect(envelopeOf(service), service.name).toBe("v3");
     expect(envelopeOf(RateLimit)).toBe("v3");
     expect(envelopeOf(Ticks)).toBe("v3");
   });
@@ -21,7 +29,7 @@ describe("envelope option", () => {
     expect(stream).toMatchObject({ flavour: "v3", stream: true });
     expect(t.byRpcName.has("count")).toBe(false);
     expect(t.flavourOf("/api/v2/nothing")).toBe("v2");
-    // Index is not among the upstreams: its API's envelope still answers its paths.
+    // API v3's services are not among the upstreams: their API's envelope still answers its paths.
     expect(t.flavourOf("/api/v3/nothing")).toBe("v3");
     expect(t.flavourOf("/api/v3")).toBe("v3");
     expect(t.flavourOf("/api/admin/v1/x")).toBe("v3");
@@ -32,5 +40,50 @@ describe("envelope option", () => {
   it("a service with HTTP routes and no envelope is refused", () => {
     const bare = { ...Ticks, typeName: "x.NoEnvelope", proto: { ...Ticks.proto, options: undefined } } as typeof Ticks;
     expect(() => buildRoutes([bare])).toThrow(/declares no envelope/);
+  });
+});
+
+describe("API v3 by toncenter's tags", () => {
+  // every path and HTTP method of API v3, as the single tongate.v3.Index service routed them
+  const PATHS = [
+    "GET /api/v3/masterchainInfo",
+    "GET /api/v3/blocks",
+    "GET /api/v3/masterchainBlockShards",
+    "GET /api/v3/masterchainBlockShardState",
+    "GET /api/v3/transactions",
+    "GET /api/v3/transactionsByMasterchainBlock",
+    "GET /api/v3/transactionsByMessage",
+    "GET /api/v3/adjacentTransactions",
+    "GET /api/v3/messages",
+    "GET /api/v3/accountStates",
+    "GET /api/v3/walletStates",
+    "GET /api/v3/addressBook",
+    "GET /api/v3/topAccountsByBalance",
+    "GET /api/v3/traces",
+    "GET /api/v3/addressInformation",
+    "GET /api/v3/account",
+    "GET /api/v3/walletInformation",
+    "GET /api/v3/wallet",
+    "POST /api/v3/message",
+    "POST /api/v3/runGetMethod",
+    "POST /api/v3/estimateFee",
+  ];
+
+  it("the tag services route every v3 path, each once, in the bare envelope", () => {
+    const t = buildRoutes(V3);
+    const routed = [...t.byPath].flatMap(([path, methods]) => [...methods.values()].map((r) => ({ key: `${r.httpMethod} ${path}`, r })));
+    expect(routed.map((x) => x.key).sort()).toEqual([...PATHS].sort());
+    for (const { r } of routed) expect(r.flavour).toBe("v3");
+  });
+
+  it("OpenAPI groups the operations under toncenter's tag names", () => {
+    const doc = buildOpenApi(buildRoutes(V3), "v3") as { tags: { name: string }[]; paths: Record<string, Record<string, { tags: string[] }>> };
+    const tagOf = (path: string, method = "get") => doc.paths[path]![method]!.tags;
+    expect(tagOf("/api/v3/transactions")).toEqual(["Blockchain data"]);
+    expect(tagOf("/api/v3/addressBook")).toEqual(["Accounts"]);
+    expect(tagOf("/api/v3/traces")).toEqual(["Actions and traces"]);
+    expect(tagOf("/api/v3/topAccountsByBalance")).toEqual(["Stats"]);
+    expect(tagOf("/api/v3/runGetMethod", "post")).toEqual(["API v2"]);
+    expect(doc.tags.map((x) => x.name).sort()).toEqual(["API v2", "Accounts", "Actions and traces", "Blockchain data", "Stats"]);
   });
 });

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { Ticks, type CountRequest } from "@tongate/proto/gen/tongate/test/v1/ticks_pb.js";
-import { defineService, type RunningService } from "@tongate/runtime";
+import { defineService } from "@tongate/runtime";
 
 export interface TickState {
   produced: number;
@@ -17,7 +17,7 @@ export function ticksModule(state: TickState) {
     service: Ticks,
     options: () => ({}),
     needs: {},
-    start: (): RunningService<typeof Ticks> => ({
+    start: () => ({
       impl: {
         async *count(req: CountRequest, ctx: HandlerContext) {
           if (req.from < 0n) throw new ConnectError("from must not be negative", Code.InvalidArgument);

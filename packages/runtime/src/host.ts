@@ -5,8 +5,7 @@ import http2 from "node:http2";
 import type { ConnectRouter, Interceptor, Transport } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { callInterceptors } from "./interceptors.js";
-import type { DescService } from "@bufbuild/protobuf";
-import type { RunningService } from "./service.js";
+import type { RunningService, ServiceModule } from "./service.js";
 
 export { inProcessTransport } from "./in-process-transport.js";
 
@@ -22,14 +21,14 @@ export interface GrpcServer {
 
 /** Serves the given services over gRPC (and the Connect and gRPC-Web protocols) on HTTP/2 cleartext. */
 export async function serveGrpc(
-  services: readonly { module: { service: DescService }; running: RunningService }[],
+  services: readonly { module: ServiceModule; running: RunningService }[],
   listen: { host: string; port: number },
   interceptors: Interceptor[] = callInterceptors("grpc-server"),
 ): Promise<GrpcServer> {
   const handler = connectNodeAdapter({
     interceptors,
     routes: (router: ConnectRouter) => {
-      for (const s of services) router.service(s.module.service, s.running.impl);
+      for (const s of services) for (const i of s.running.impls) i.route(router);
     },
   });
   const server = http2.createServer(handler);

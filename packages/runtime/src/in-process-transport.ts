@@ -22,9 +22,7 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import { callInterceptors } from "./interceptors.js";
-import type { RunningService } from "./service.js";
-
-type Handler = (req: unknown, ctx: HandlerContext) => unknown;
+import type { MethodHandler, RunningService } from "./service.js";
 
 /** A signal that never aborts: the request's when the caller gave none. */
 const NEVER = new AbortController().signal;
@@ -38,13 +36,12 @@ function timeoutOf(h: Headers): number | undefined {
   return unit === "m" ? n : unit === "S" ? n * 1000 : unit === "u" ? n / 1000 : unit === "n" ? n / 1e6 : unit === "M" ? n * 60_000 : unit === "H" ? n * 3_600_000 : undefined;
 }
 
+/** A transport to `service`, one of the services `running` implements. */
 export function inProcessTransport(service: DescService, running: RunningService, interceptors: Interceptor[] = callInterceptors("in-process")): Transport {
-  const impl = running.impl as Record<string, Handler | undefined>;
-  const handlerOf = (method: DescMethod): Handler => {
-    const fn = impl[method.localName];
-    if (method.parent.typeName !== service.typeName || !fn) {
-      throw new ConnectError(`${method.parent.typeName}.${method.name} is not implemented`, Code.Unimplemented);
-    }
+  const impl = running.impls.find((i) => i.service.typeName === service.typeName);
+  const handlerOf = (method: DescMethod): MethodHandler => {
+    const fn = method.parent.typeName === service.typeName ? impl?.handler(method) : undefined;
+    if (!fn) throw new ConnectError(`${method.parent.typeName}.${method.name} is not implemented`, Code.Unimplemented);
     return fn;
   };
   const asMessage = (desc: DescMessage, value: unknown) => (isMessage(value, desc) ? value : create(desc, value as never));
@@ -54,7 +51,7 @@ export function inProcessTransport(service: DescService, running: RunningService
       const fn = handlerOf(method);
       const call = new CallContext(service, method, signal, timeoutMs, header, contextValues);
       try {
-        const out = await call.race(Promise.resolve(fn.call(impl, asMessage(method.input, input), call)));
+        const out = await call.race(Promise.resolve(fn(asMessage(method.input, input), call)));
         return { stream: false as const, service, method, header: call.responseHeader, message: asMessage(method.output, out) as never, trailer: call.responseTrailer };
       } catch (e) {
         throw ConnectError.from(e);
@@ -69,7 +66,7 @@ export function inProcessTransport(service: DescService, running: RunningService
         for await (const m of input) yield asMessage(method.input, m);
       }
       const req = method.methodKind === "server_streaming" ? await firstOf(requests()) : requests();
-      const produced = fn.call(impl, req, call);
+      const produced = fn(req, call);
       async function* responses() {
         try {
           if (method.methodKind === "client_streaming") {

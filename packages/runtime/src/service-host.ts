@@ -28,8 +28,8 @@ export interface HostOptions {
   options: RawOptions;
   /** What the host can supply. The event bus defaults to one in this process. */
   provide?: readonly Provision<Closable>[];
-  /** Services that run elsewhere, reached over gRPC. */
-  remote?: readonly { service: DescService; url: string }[];
+  /** Modules that run elsewhere (their services), reached over gRPC at `url`. */
+  remote?: readonly { services: readonly DescService[]; url: string }[];
 }
 
 export interface HostedService {
@@ -62,10 +62,11 @@ export class ServiceHost {
     const values = new Map<symbol, Promise<unknown>>();
     const opened: Closable[] = [];
     const slots: (HostedService | undefined)[] = modules.map(() => undefined);
+    const serves = (services: readonly DescService[], desc: DescService) => services.some((s) => s.typeName === desc.typeName);
     const transportOf = (desc: DescService): Transport | undefined => {
-      const local = slots.find((s) => s?.module.service.typeName === desc.typeName);
-      if (local) return inProcessTransport(local.module.service, local.running);
-      const url = o.remote?.find((r) => r.service.typeName === desc.typeName)?.url;
+      const local = slots.find((s) => s && serves(s.module.services, desc));
+      if (local) return inProcessTransport(desc, local.running);
+      const url = o.remote?.find((r) => serves(r.services, desc))?.url;
       return url ? remoteTransport(url) : undefined;
     };
     const supply = <T>(key: ResourceKey<T>): Promise<T | undefined> => {
@@ -96,9 +97,9 @@ export class ServiceHost {
     return host;
   }
 
-  /** In-process transports to the services here, e.g. for a gateway in front of them. */
+  /** Every service of the modules here with its in-process transport, e.g. for a gateway in front of them. */
   upstreams(): { service: DescService; transport: Transport }[] {
-    return this.services.map((s) => ({ service: s.module.service, transport: inProcessTransport(s.module.service, s.running) }));
+    return this.services.flatMap(({ module, running }) => module.services.map((service) => ({ service, transport: inProcessTransport(service, running) })));
   }
 
   /** /healthz of the services here. */

@@ -1,8 +1,9 @@
-// A service module: one proto service, the options it reads, what it needs from its host, and the
-// factory of its implementation. The host (service-host.ts) decides whether it runs in the gateway's
-// process or its own; it knows no service by name.
-import type { DescService, JsonValue } from "@bufbuild/protobuf";
-import type { ServiceImpl, Transport } from "@connectrpc/connect";
+// A service module: the proto services it serves, the options it reads, what it needs from its host,
+// and the factory of their implementations. The host (service-host.ts) decides whether it runs in the
+// gateway's process or its own; it knows no service by name. Most modules serve one service
+// (defineService); the indexer serves API v3's, one per toncenter tag (defineModule).
+import type { DescMethod, DescService, JsonValue } from "@bufbuild/protobuf";
+import type { ConnectRouter, HandlerContext, ServiceImpl, Transport } from "@connectrpc/connect";
 import { ConfigError, type OptionSpec } from "./config.js";
 import type { Logger } from "./log.js";
 
@@ -39,7 +40,7 @@ export type Supplied<N extends Needs> = {
 
 export interface ServiceContext<O = unknown, N extends Needs = Needs> {
   log: Logger;
-  /** The service's own options, parsed by its `options`. */
+  /** The module's own options, parsed by its `options`. */
   options: O;
   /** What it declared in `needs`, supplied by the host. */
   needs: Supplied<N>;
@@ -54,25 +55,45 @@ export interface ServiceHealth {
   detail?: JsonValue;
 }
 
-export interface RunningService<S extends DescService = DescService> {
-  impl: Partial<ServiceImpl<S>>;
+/** A method's handler as transports call it (the request message, the call's context). */
+export type MethodHandler = (req: unknown, ctx: HandlerContext) => unknown;
+
+/**
+ * One proto service's implementation. `implement` checks the methods against the service's types
+ * where they are written; hosts hold them side by side, whatever their service.
+ */
+export interface ServiceImplementation {
+  readonly service: DescService;
+  /** The handler of one of the service's methods; undefined when it is not implemented. */
+  handler(method: DescMethod): MethodHandler | undefined;
+  /** Adds the implementation to a Connect router (the gRPC server). */
+  route(router: ConnectRouter): void;
+}
+
+export function implement<S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>): ServiceImplementation {
+  const methods: Record<string, unknown> = impl;
+  // bound once per method: transports look a handler up on every call
+  const handlers = new Map<string, MethodHandler>();
+  for (const [name, fn] of Object.entries(methods)) if (typeof fn === "function") handlers.set(name, (req, ctx) => fn.call(impl, req, ctx));
+  return {
+    service,
+    handler: (method) => (method.parent.typeName === service.typeName ? handlers.get(method.localName) : undefined),
+    route: (router) => router.service(service, impl),
+  };
+}
+
+export interface RunningService {
+  /** The implementation of each service of the module. */
+  impls: ServiceImplementation[];
   /** Readiness and state, for /healthz when the service runs in the gateway's process. */
   health?(): ServiceHealth;
   /** Releases connections and timers; called on shutdown. */
   close?(): Promise<void>;
 }
 
-/** What a service module says about itself, typed. */
-export interface ServiceDefinition<S extends DescService, O, N extends Needs> {
-  /** The name used by --service and --upstream, e.g. "lite-proxy". */
-  name: string;
-  service: S;
-  /** The flags it reads, for the commands that host it (help and parsing). */
-  flags?: readonly OptionSpec[];
-  /** Its options from the command's flag/env record; a bad value is a ConfigError naming the flag. */
-  options(raw: RawOptions): O;
-  needs: N;
-  start(ctx: ServiceContext<O, N>): Promise<RunningService<S>> | RunningService<S>;
+/** The implementations of a service's methods (ServiceImpl<S>), as one service's module starts them. */
+export interface RunningSingle<S extends DescService> extends Omit<RunningService, "impls"> {
+  impl: Partial<ServiceImpl<S>>;
 }
 
 /** How a host launches a module: the supply of needs and the way to other services. */
@@ -88,35 +109,69 @@ export interface LaunchContext {
  * options and needs in one list): options are parsed and needs supplied inside `launch`.
  */
 export interface ServiceModule {
+  /** The name used by --service and --upstream, e.g. "lite-proxy". */
   readonly name: string;
-  readonly service: DescService;
+  /** The proto services it serves (each started module gives an implementation of every one). */
+  readonly services: readonly DescService[];
+  /** The flags it reads, for the commands that host it (help and parsing). */
   readonly flags: readonly OptionSpec[];
   readonly needs: Needs;
   launch(raw: RawOptions, ctx: LaunchContext): Promise<RunningService>;
 }
 
-/** A module with both faces: the erased one hosts use and the typed one (start with typed options and needs). */
-export type TypedServiceModule<S extends DescService, O, N extends Needs> = ServiceModule & ServiceDefinition<S, O, N>;
+/** What a module says about itself, typed: its options parsed from the flags, its needs, its start. */
+export interface ModuleDefinition<O, N extends Needs, R> {
+  name: string;
+  flags?: readonly OptionSpec[];
+  /** Its options from the command's flag/env record; a bad value is a ConfigError naming the flag. */
+  options(raw: RawOptions): O;
+  needs: N;
+  start(ctx: ServiceContext<O, N>): Promise<R> | R;
+}
 
-export function defineService<S extends DescService, O, N extends Needs>(def: ServiceDefinition<S, O, N>): TypedServiceModule<S, O, N> {
+/** A module with both faces: the erased one hosts use, and the typed one (options, start with typed options and needs). */
+export type TypedServiceModule<O, N extends Needs> = ServiceModule & {
+  options(raw: RawOptions): O;
+  start(ctx: ServiceContext<O, N>): Promise<RunningService>;
+};
+
+/** A module of several services: `start` gives an implementation of each (`implement`). */
+export function defineModule<O, N extends Needs>(def: ModuleDefinition<O, N, RunningService> & { services: readonly DescService[] }): TypedServiceModule<O, N> {
+  const start = async (ctx: ServiceContext<O, N>) => def.start(ctx);
   return {
-    ...def,
+    name: def.name,
+    services: def.services,
     flags: def.flags ?? [],
+    needs: def.needs,
+    options: def.options,
+    start,
     async launch(raw, ctx) {
       const options = def.options(raw);
       const needs = await supplyNeeds(def.name, def.needs, ctx);
-      return def.start({ log: ctx.log, options, needs, transportOf: ctx.transportOf });
+      return start({ log: ctx.log, options, needs, transportOf: ctx.transportOf });
     },
   };
 }
 
+/** A module of one service: `start` gives its methods as `impl`, typed by the service. */
+export function defineService<S extends DescService, O, N extends Needs>(def: ModuleDefinition<O, N, RunningSingle<S>> & { service: S }): TypedServiceModule<O, N> {
+  return defineModule({
+    ...def,
+    services: [def.service],
+    async start(ctx) {
+      const { impl, ...rest } = await def.start(ctx);
+      return { ...rest, impls: [implement(def.service, impl)] };
+    },
+  });
+}
+
 /** The host's values for each need, in `needs`' order; a required one the host lacks is an error naming it. */
-async function supplyNeeds<N extends Needs>(service: string, needs: N, ctx: LaunchContext): Promise<Supplied<N>> {
+async function supplyNeeds<N extends Needs>(module: string, needs: N, ctx: LaunchContext): Promise<Supplied<N>> {
   const supplied: Record<string, unknown> = {};
   for (const [name, need] of Object.entries(needs)) {
     const key = "optional" in need ? need.optional : need;
     const value = await ctx.supply(key);
-    if (value === undefined && !("optional" in need)) throw new ConfigError(`${service} needs ${key.description}`);
+    if (value === undefined && !("optional" in need)) throw new ConfigError(`${module} needs ${key.description}`);
     supplied[name] = value;
   }
   // each entry was filled from its own key just above

@@ -5,11 +5,12 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { Ticks } from "@tongate/proto/gen/tongate/test/v1/ticks_pb.js";
 import { create } from "@bufbuild/protobuf";
 import { CountRequestSchema } from "@tongate/proto/gen/tongate/test/v1/ticks_pb.js";
-import { deadlineInterceptor, inProcessTransport, type RunningService } from "../src/index.js";
+import { deadlineInterceptor, implement, inProcessTransport, type RunningService } from "../src/index.js";
 
 const method = Ticks.method.count;
-const running = (produce: (signal: AbortSignal) => AsyncIterable<{ n: bigint }>): RunningService =>
-  ({ impl: { count: (_req: unknown, ctx: { signal: AbortSignal }) => produce(ctx.signal) } }) as unknown as RunningService;
+const running = (produce: (signal: AbortSignal) => AsyncIterable<{ n: bigint }>): RunningService => ({
+  impls: [implement(Ticks, { count: (_req, ctx) => produce(ctx.signal) })],
+});
 
 async function* counting(signal: AbortSignal) {
   for (let n = 0n; n < 3n; n++) {

@@ -8,12 +8,14 @@ export {
   type ShardStateRow,
   type StoreRows,
 } from "./store/insert.js";
-export * from "./store/queries.js";
 export type * from "./rows/types.js";
 export { blockRows, cellsFromBoc, type ShardTopRow } from "./rows/index.js";
 export * from "./follower/index.js";
 export { insertTraceRows, restoreTraceAssembler, traceRecord, type TraceRecord } from "./store/traces.js";
-export { indexImpl } from "./api/service.js";
+export { v3Api, v3Implementations, V3_SERVICES } from "./api/service.js";
+export { transactionsByAccount, transactionsByHash } from "./api/blockchain/transactions.js";
+export { messagesBySource } from "./api/blockchain/messages.js";
+export type { StoredTransaction } from "./api/sql.js";
 export { indexService } from "./service.js";
 export { runIndexer, type IndexerConfig, type IndexerRun, type IndexerStatus } from "./run.js";
 export {

@@ -1,31 +1,30 @@
-// The indexer as a hosted service: the tongate.v3.Index RPCs over the ClickHouse store, and, when the
-// host supplies a liteserver pool and --index is on, the follower filling that store (runIndexer) in
-// the same process.
-import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
+// The indexer as a hosted module: API v3's services (one per toncenter tag) over the ClickHouse
+// store, and, when the host supplies a liteserver pool and --index is on, the follower filling that
+// store (runIndexer) in the same process.
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { liteClientKey } from "@tongate/liteclient";
-import { apiError, busKey, defineService, optional } from "@tongate/runtime";
-import * as legacy from "./api/legacy.js";
-import { indexImpl } from "./api/service.js";
+import { apiError, busKey, defineModule, optional } from "@tongate/runtime";
+import { type LiteProxyClient, liteProxyClient } from "./api/apiv2/lite-proxy.js";
+import { v3Implementations, V3_SERVICES } from "./api/service.js";
 import { indexOptions, indexServiceOptionsOf } from "./options.js";
 import { runIndexer, type IndexerRun } from "./run.js";
 import { openIndexStore } from "./store/migrate.js";
 
-export const indexService = defineService({
+export const indexService = defineModule({
   name: "indexer",
-  service: Index,
+  services: V3_SERVICES,
   flags: indexOptions,
   options: indexServiceOptionsOf,
   needs: { liteClient: optional(liteClientKey), bus: busKey },
   async start(ctx) {
     const o = ctx.options;
     const store = await openIndexStore(o.store);
-    let client: legacy.LiteProxyClient | undefined;
+    let client: LiteProxyClient | undefined;
     const liteProxy = () => {
       if (client) return client;
       const transport = ctx.transportOf?.(LiteProxy);
       if (!transport) throw apiError(503, "lite-proxy is not reachable from the indexer (run them in one process, or give the indexer --upstream lite-proxy=URL)");
-      return (client = legacy.liteProxyClient(transport));
+      return (client = liteProxyClient(transport));
     };
     const lite = ctx.needs.liteClient;
     let run: IndexerRun | undefined;
@@ -38,7 +37,7 @@ export const indexService = defineService({
       throw e;
     }
     return {
-      impl: indexImpl(store, liteProxy),
+      impls: v3Implementations(store, liteProxy),
       health: () => {
         const s = run?.status();
         return { ok: true, detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0 } };

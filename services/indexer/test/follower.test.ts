@@ -10,8 +10,8 @@ import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
 import { type IndexProgress, type LiteClient, ParsePool, type Store, followChain, getCheckpoint, indexRange, migrate, openStore } from "../src/index.js";
 import { create, toJson } from "@bufbuild/protobuf";
-import { GetMessagesRequestSchema, GetTransactionsRequestSchema, MessagesResponseSchema, TransactionsResponseSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
-import { indexImpl } from "../src/index.js";
+import { GetMessagesRequestSchema, GetTransactionsRequestSchema, MessagesResponseSchema, TransactionsResponseSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { v3Api } from "../src/index.js";
 import { transactionState } from "../src/rows/account-state.js";
 import type { AccountStateRow, TransactionStateRow } from "../src/rows/types.js";
 
@@ -192,9 +192,9 @@ describe("chain follower on a localnet", () => {
     await expectIndexed(target);
   });
   it("rows stored before migration 0004 (no messages or states with them) answer the same through the lookup tables", async () => {
-    const api = indexImpl(store, () => {
+    const api = v3Api(store, () => {
       throw new Error("no lite-proxy here");
-    });
+    }).blockchain;
     const accounts = (await (await store.client.query({ query: "SELECT DISTINCT account FROM transactions FINAL ORDER BY account", format: "JSONEachRow" })).json<{ account: string }>()).map((r) => r.account);
     const answers = async () => {
       const out: unknown[] = [];

@@ -1,36 +1,48 @@
-// The tongate.v3.Index RPCs over the ClickHouse store (the service module that hosts them, with the
-// follower filling the store, is ../service.ts).
+// API v3's services (one per toncenter tag, each in its folder here) over the ClickHouse store. Every
+// answer with an address_book gets it from the book step. The module that hosts them, with the
+// follower filling the store, is ../service.ts.
+import type { DescService } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { Index } from "@tongate/proto/gen/tongate/v3/index_pb.js";
+import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
+import { ApiV2 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
+import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
+import { implement, type ServiceImplementation } from "@tongate/runtime";
 import type { Store } from "../store/store.js";
-import * as legacy from "./legacy.js";
-import * as accounts from "./queries/accounts.js";
-import * as blocks from "./queries/blocks.js";
-import { messages } from "./queries/messages.js";
-import { traces } from "./queries/traces.js";
-import * as transactions from "./queries/transactions.js";
+import { accountsImpl } from "./accounts/service.js";
+import { actionsImpl } from "./actions/service.js";
+import { apiV2Impl } from "./apiv2/service.js";
+import type { LiteProxyClient } from "./apiv2/lite-proxy.js";
+import { blockchainImpl } from "./blockchain/service.js";
+import { addressBook } from "./book.js";
+import { type BookSources, withAddressBook } from "./book-step.js";
+import { statsImpl } from "./stats/service.js";
 
-/** Where the Index queries run: the store, and lite-proxy for the v2-style methods. */
-export function indexImpl(store: Store, liteProxy: () => legacy.LiteProxyClient): Partial<ServiceImpl<typeof Index>> {
+/** API v3's services, one per toncenter tag (Jettons, NFTs, DNS, … join as their endpoints come). */
+export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Stats, ApiV2];
+
+/** API v3 over the store (and lite-proxy for the v2-style methods), each tag's answers through the book step. */
+export function v3Api(store: Store, liteProxy: () => LiteProxyClient) {
+  const book: BookSources = { addressBook: (addresses) => addressBook(store, addresses) };
+  const step = <S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>) => withAddressBook(service, impl, book);
   return {
-    masterchainInfo: () => blocks.masterchainInfo(store),
-    getBlocks: (req) => blocks.blocks(store, req),
-    masterchainBlockShards: (req) => blocks.masterchainBlockShards(store, req),
-    masterchainBlockShardState: (req) => blocks.masterchainBlockShardState(store, req),
-    getTransactions: (req) => transactions.transactions(store, req),
-    transactionsByMasterchainBlock: (req) => transactions.transactionsByMasterchainBlock(store, req),
-    transactionsByMessage: (req) => transactions.transactionsByMessage(store, req),
-    adjacentTransactions: (req) => transactions.adjacentTransactions(store, req),
-    getMessages: (req) => messages(store, req),
-    accountStates: (req) => accounts.accountStates(store, req),
-    walletStates: (req) => accounts.walletStates(store, req),
-    addressBook: (req) => accounts.addressBookOf(store, req),
-    topAccountsByBalance: (req) => accounts.topAccountsByBalance(store, req),
-    getTraces: (req) => traces(store, req),
-    addressInformation: (req) => (req.useV2 ? legacy.addressInformationV2(liteProxy(), req.address) : accounts.addressInformation(store, req.address)),
-    walletInformation: (req) => (req.useV2 ? legacy.walletInformationV2(liteProxy(), req.address) : accounts.walletInformation(store, req.address)),
-    sendMessage: (req) => legacy.sendMessage(liteProxy(), req.boc),
-    runGetMethod: (req) => legacy.runGetMethod(liteProxy(), req),
-    estimateFee: (req) => legacy.estimateFee(liteProxy(), req),
+    blockchain: step(Blockchain, blockchainImpl(store)),
+    accounts: step(Accounts, accountsImpl(store)),
+    actions: step(Actions, actionsImpl(store)),
+    stats: step(Stats, statsImpl(store)),
+    apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),
   };
+}
+
+/** The implementations of V3_SERVICES, as a host serves them. */
+export function v3Implementations(store: Store, liteProxy: () => LiteProxyClient): ServiceImplementation[] {
+  const api = v3Api(store, liteProxy);
+  return [
+    implement(Blockchain, api.blockchain),
+    implement(Accounts, api.accounts),
+    implement(Actions, api.actions),
+    implement(Stats, api.stats),
+    implement(ApiV2, api.apiV2),
+  ];
 }

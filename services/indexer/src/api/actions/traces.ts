@@ -1,7 +1,6 @@
 // /traces: traces by account, id, transaction or message, with their transactions and the tree
 // the messages make of them (toncenter models/traces.go, parse/utils.go AssembleTraceTxsFromMap).
 import { create } from "@bufbuild/protobuf";
-import type { Transaction } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
 import {
   type GetTracesRequest,
   type Trace,
@@ -10,13 +9,13 @@ import {
   TraceSchema,
   type TracesResponse,
   TracesResponseSchema,
-} from "@tongate/proto/gen/tongate/v3/traces_pb.js";
-import type { StoredTransaction } from "../../store/queries.js";
+} from "@tongate/proto/gen/tongate/v3/actions_pb.js";
+import type { Transaction } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import type { TraceRecord } from "../../store/traces.js";
-import { select, type Store } from "../../store/store.js";
-import { transactionOf } from "../models.js";
+import { transactionOf } from "../blockchain/models.js";
+import { transactionParts } from "../blockchain/parts.js";
 import { b64Hash, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
-import { transactionParts, Where } from "./common.js";
+import { select, type Store, type StoredTransaction, Where } from "../sql.js";
 
 /** Traces with more transactions come without them (toncenter's -max-trace-txs). */
 export const MAX_TRACE_TRANSACTIONS = 4000;
@@ -70,7 +69,6 @@ export async function traces(store: Store, req: GetTracesRequest): Promise<Trace
   }
   return create(TracesResponseSchema, {
     traces: records.map((r) => traceOf(r, byTrace.get(r.trace_id), (t) => transactionOf(t, parts))),
-    addressBook: parts.addressBook,
     nextCursor: nextCursor("traces", asc, p, records, (r) => [r.end_lt, r.trace_id]),
   });
 }

@@ -1,12 +1,11 @@
-// Stored rows → API v3 objects (proto messages of tongate.v3), as toncenter renders them.
+// Stored rows → the objects of API v3's Blockchain data (proto messages of tongate.v3), as toncenter
+// renders them; Actions and traces shows the same transactions.
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import {
   type Block,
   BlockSchema,
   type BlockId,
   BlockIdSchema,
-} from "@tongate/proto/gen/tongate/v3/blocks_pb.js";
-import {
   type Message,
   MessageSchema,
   type Transaction,
@@ -14,11 +13,11 @@ import {
   TransactionAccountStateSchema,
   TransactionDescrSchema,
   TransactionSchema,
-} from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+} from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { SHARD_FULL, shardToSigned } from "@tongate/block";
-import type { BlockRow, MessageRow, PrevBlockRef, TransactionStateRow } from "../rows/types.js";
-import type { StoredTransaction } from "../store/queries.js";
-import { opcodeHex, shardHex } from "./params.js";
+import type { BlockRow, MessageRow, PrevBlockRef, TransactionStateRow } from "../../rows/types.js";
+import { opcodeHex, shardHex } from "../params.js";
+import { opt, type StoredTransaction } from "../sql.js";
 
 const MASTERCHAIN_SHARD = String(shardToSigned(SHARD_FULL));
 
@@ -59,8 +58,6 @@ export function blockOf(r: BlockRow): Block {
 }
 
 const big = (v: string | null | undefined): bigint | undefined => (v === null || v === undefined ? undefined : BigInt(v));
-/** A nullable column as an optional field (null: not set). */
-export const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
 /** A message as a transaction's in_msg/out_msgs entry (or a /messages row), with its contents. */
 export function messageOf(r: MessageRow, contents: ReadonlyMap<string, string>): Message {

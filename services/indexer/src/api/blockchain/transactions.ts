@@ -1,4 +1,5 @@
-// /transactions, /transactionsByMasterchainBlock, /transactionsByMessage, /adjacentTransactions.
+// /transactions, /transactionsByMasterchainBlock, /transactionsByMessage, /adjacentTransactions, and
+// the store's plain reads of an account's history and of a transaction by hash.
 import { create } from "@bufbuild/protobuf";
 import {
   type AdjacentTransactionsRequest,
@@ -7,23 +8,18 @@ import {
   type TransactionsByMessageRequest,
   type TransactionsResponse,
   TransactionsResponseSchema,
-} from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+} from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { apiError } from "@tongate/runtime";
 import type { MessageRow } from "../../rows/types.js";
-import type { StoredTransaction } from "../../store/queries.js";
-import { select, type Store } from "../../store/store.js";
-import { transactionOf } from "../models.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, opcodeOf, type Page, pageOf, rawAddress, signedShardOf } from "../params.js";
-import { transactionParts, Where } from "./common.js";
+import { select, type Store, type StoredTransaction, Where } from "../sql.js";
+import { transactionOf } from "./models.js";
+import { transactionParts } from "./parts.js";
 
-/** Full transaction objects for stored rows, with the address book of every account they touch. */
+/** Full transaction objects for stored rows (the book step adds the address book). */
 export async function transactionsResponse(store: Store, txs: readonly StoredTransaction[], cursor?: string): Promise<TransactionsResponse> {
   const parts = await transactionParts(store, txs);
-  return create(TransactionsResponseSchema, {
-    transactions: txs.map((t) => transactionOf(t, parts)),
-    addressBook: parts.addressBook,
-    nextCursor: cursor,
-  });
+  return create(TransactionsResponseSchema, { transactions: txs.map((t) => transactionOf(t, parts)), nextCursor: cursor });
 }
 
 /**
@@ -133,4 +129,30 @@ export async function adjacentTransactions(store: Store, req: AdjacentTransactio
   const txs = await byHashes(store, [...new Set(hashes)], "ASC");
   if (!txs.length) throw apiError(404, `no adjacent transactions of ${hash} are indexed`);
   return transactionsResponse(store, txs);
+}
+
+/** An account's transactions, newest first (lt is unique per account). */
+export function transactionsByAccount(
+  store: Store,
+  account: string,
+  opts: { limit?: number; offset?: number; beforeLt?: string } = {},
+): Promise<StoredTransaction[]> {
+  return select<StoredTransaction>(
+    store,
+    `SELECT * FROM transactions FINAL
+     WHERE account = {account:String} AND ({before_lt:Nullable(UInt64)} IS NULL OR lt < {before_lt:Nullable(UInt64)})
+     ORDER BY lt DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    { account, before_lt: opts.beforeLt ?? null, limit: opts.limit ?? 10, offset: opts.offset ?? 0 },
+  );
+}
+
+/** Transactions by hash (normally one; a hash is not a key of the chain, so all matches). */
+export function transactionsByHash(store: Store, hash: string): Promise<StoredTransaction[]> {
+  return select<StoredTransaction>(
+    store,
+    `SELECT * FROM transactions FINAL
+     WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash FINAL WHERE hash = {hash:String})
+     ORDER BY lt, account`,
+    { hash },
+  );
 }

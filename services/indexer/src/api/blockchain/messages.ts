@@ -1,12 +1,12 @@
 // /messages: one object per message (an internal message is stored once per side), with the
-// transactions that sent and received it.
+// transactions that sent and received it; and the store's plain read of the messages an account sent.
 import { create } from "@bufbuild/protobuf";
-import { type GetMessagesRequest, type MessagesResponse, MessagesResponseSchema } from "@tongate/proto/gen/tongate/v3/transactions_pb.js";
+import { type GetMessagesRequest, type MessagesResponse, MessagesResponseSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import type { MessageRow } from "../../rows/types.js";
-import { select, type Store } from "../../store/store.js";
-import { messageOf } from "../models.js";
 import { b64Hash, isAsc, nextCursor, opcodeOf, pageOf, rawAddress } from "../params.js";
-import { bookOf, codeHashes, contentsOf, messagesByHash, Where } from "./common.js";
+import { select, type Store, Where } from "../sql.js";
+import { messageOf } from "./models.js";
+import { contentsOf, messagesByHash } from "./parts.js";
 
 /**
  * Messages in (created_lt, msg_hash) order (created_lt {sort}, then the hash the same way).
@@ -66,8 +66,7 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
   );
   const sender = sides && req.source !== undefined ? rawAddress(req.source) : undefined;
   const rows = !keys.length ? [] : sender ? await sentRows(store, sender, keys) : await messagesByHash(store, keys.map((k) => k.msg_hash));
-  const addresses = rows.flatMap((r) => [r.source, r.destination]).filter((a): a is string => a !== null);
-  const [contents, codes] = await Promise.all([contentsOf(store, rows), codeHashes(store, [...new Set(addresses)])]);
+  const contents = await contentsOf(store, rows);
   const bySide = new Map<string, { in?: MessageRow; out?: MessageRow }>();
   for (const r of rows) {
     const e = bySide.get(r.msg_hash) ?? {};
@@ -83,11 +82,7 @@ export async function messages(store: Store, req: GetMessagesRequest): Promise<M
     m.outMsgTxHash = e?.out?.tx_hash;
     return [m];
   });
-  return create(MessagesResponseSchema, {
-    messages: list,
-    addressBook: bookOf(addresses, codes),
-    nextCursor: nextCursor("messages", asc, p, keys, (k) => [k.lt, k.msg_hash]),
-  });
+  return create(MessagesResponseSchema, { messages: list, nextCursor: nextCursor("messages", asc, p, keys, (k) => [k.lt, k.msg_hash]) });
 }
 
 /** A page's key: the message, its created_lt, and from messages_by_source its transactions ('' / "0": not stored). */
@@ -126,4 +121,17 @@ async function sentRows(store: Store, sender: string, keys: readonly MessageKey[
     if (k.in_tx_hash) rows.push({ ...r, tx_hash: k.in_tx_hash, direction: "in" });
   }
   return rows;
+}
+
+/** Messages sent by an account (both stored sides of each message), newest first. */
+export function messagesBySource(store: Store, source: string, opts: { limit?: number; offset?: number } = {}): Promise<MessageRow[]> {
+  return select<MessageRow>(
+    store,
+    `SELECT * FROM messages FINAL
+     WHERE msg_hash IN (
+       SELECT msg_hash FROM messages_by_source FINAL WHERE source = {source:String}
+       ORDER BY created_lt DESC, msg_hash DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32})
+     ORDER BY created_lt DESC, msg_hash DESC, direction`,
+    { source, limit: opts.limit ?? 10, offset: opts.offset ?? 0 },
+  );
 }

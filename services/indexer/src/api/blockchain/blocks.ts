@@ -6,14 +6,13 @@ import type {
   MasterchainBlockShardStateRequest,
   MasterchainBlockShardsRequest,
   MasterchainInfoResponse,
-} from "@tongate/proto/gen/tongate/v3/blocks_pb.js";
-import { BlocksResponseSchema, MasterchainInfoResponseSchema } from "@tongate/proto/gen/tongate/v3/blocks_pb.js";
+} from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { BlocksResponseSchema, MasterchainInfoResponseSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { apiError } from "@tongate/runtime";
 import type { BlockRow } from "../../rows/types.js";
-import { select, type Store } from "../../store/store.js";
-import { blockOf } from "../models.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, pageOf, signedShardOf } from "../params.js";
-import { Where } from "./common.js";
+import { select, type Store, Where } from "../sql.js";
+import { blockOf } from "./models.js";
 
 export async function masterchainInfo(store: Store): Promise<MasterchainInfoResponse> {
   const [last, first] = await Promise.all(

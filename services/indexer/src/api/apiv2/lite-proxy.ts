@@ -12,8 +12,6 @@ import {
   AddressInformationResponseSchema,
   type WalletInformationResponse,
   WalletInformationResponseSchema,
-} from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
-import {
   type EstimateFeeRequest,
   type EstimateFeeResponse,
   EstimateFeeResponseSchema,
@@ -24,7 +22,7 @@ import {
   SendMessageResponseSchema,
   type StackEntry,
   StackEntrySchema,
-} from "@tongate/proto/gen/tongate/v3/legacy_pb.js";
+} from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
 import { apiError } from "@tongate/runtime";
 
 export type LiteProxyClient = Client<typeof LiteProxy>;

@@ -1,0 +1,14 @@
+// API v3 "Accounts": tongate.v3.Accounts over the store (/metadata comes with the decoder).
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import type { Store } from "../sql.js";
+import { addressBookOf } from "./address-book.js";
+import { accountStates, walletStates } from "./states.js";
+
+export function accountsImpl(store: Store): Partial<ServiceImpl<typeof Accounts>> {
+  return {
+    accountStates: (req) => accountStates(store, req),
+    walletStates: (req) => walletStates(store, req),
+    addressBook: (req) => addressBookOf(store, req),
+  };
+}

@@ -1,0 +1,74 @@
+// The address book: how each raw address of an answer is shown to people (toncenter's
+// address_book). The step that fills it into every v3 answer is book-step.ts.
+import { create } from "@bufbuild/protobuf";
+import { type AddressBookRow, AddressBookRowSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import { LruMap } from "@tongate/runtime";
+import { walletByCodeHash } from "@tongate/contracts";
+import { formatFriendly } from "@tongate/ton";
+import { select, type Store } from "./sql.js";
+
+/**
+ * The latest code hash per account, remembered for CODE_HASH_TTL_MS per store: the address book
+ * only tells wallets and undeployed accounts from other contracts, which changes with a deploy or
+ * a destruction, so an answer up to that old is good enough and saves a query per page.
+ */
+const CODE_HASH_TTL_MS = 2000;
+const codeHashCache = new WeakMap<Store, LruMap<string, { code: string | null; at: number }>>();
+
+/** code_hash of the latest state of each account (null: no code, or not indexed). */
+export async function codeHashes(store: Store, accounts: readonly string[]): Promise<Map<string, string | null>> {
+  let cache = codeHashCache.get(store);
+  if (!cache) codeHashCache.set(store, (cache = new LruMap(50_000)));
+  const at = Date.now();
+  const found = new Map<string, string | null>();
+  const missing: string[] = [];
+  for (const a of accounts) {
+    const hit = cache.get(a);
+    if (hit && at - hit.at < CODE_HASH_TTL_MS) found.set(a, hit.code);
+    else missing.push(a);
+  }
+  if (!missing.length) return found;
+  const rows = await select<{ account: string; code_hash: string | null }>(
+    store,
+    "SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {c:Array(String)}",
+    { c: missing },
+  );
+  const read = new Map(rows.map((r) => [r.account, r.code_hash]));
+  for (const a of missing) {
+    // an absent row: no code
+    const code = read.get(a) ?? null;
+    found.set(a, code);
+    cache.set(a, { code, at });
+  }
+  return found;
+}
+
+/** Wallet interfaces by toncenter's names (ton-index-go detect): "wallet v4 r2" → "wallet_v4r2". */
+export const walletInterface = (type: string): string => type.replace(/^wallet /, "wallet_").replace(/ /g, "");
+
+/**
+ * toncenter's address_book for raw addresses: the user-friendly form is non-bounceable for
+ * wallets and for accounts without code (not deployed), bounceable otherwise; the interfaces known
+ * without the decoder are the wallets'. Keys are the addresses as given.
+ */
+export async function addressBook(store: Store, addresses: Iterable<string | null | undefined>): Promise<Record<string, AddressBookRow>> {
+  const keys = [...new Set([...addresses].filter((a): a is string => !!a))];
+  if (!keys.length) return {};
+  return bookOf(keys, await codeHashes(store, keys));
+}
+
+/** The address book of `addresses` from their code hashes (an address without a latest state has no code). */
+function bookOf(addresses: Iterable<string>, codeHash: ReadonlyMap<string, string | null>): Record<string, AddressBookRow> {
+  const book: Record<string, AddressBookRow> = {};
+  for (const a of addresses) {
+    if (book[a]) continue;
+    const [wc, hex] = a.split(":") as [string, string];
+    const code = codeHash.get(a) ?? null;
+    const wallet = walletByCodeHash(code);
+    book[a] = create(AddressBookRowSchema, {
+      userFriendly: formatFriendly(Number(wc), Buffer.from(hex, "hex"), { bounceable: code !== null && !wallet }),
+      interfaces: wallet ? [walletInterface(wallet.type)] : [],
+    });
+  }
+  return book;
+}
