@@ -4,45 +4,25 @@
 import {
   ConfigError,
   createLogger,
-  healthOf,
   logFormatOf,
+  openBus,
   parseListen,
   parseOptions,
   remoteTransport,
-  serveGrpc,
+  serveMetrics,
   usage,
   type Logger,
   type OptionSpec,
 } from "@tongate/runtime";
 import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
 import { readFile, writeFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import { buildShardState, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
 import { installSpeedShims } from "@tongate/ton";
-import { findService, inProcessUpstreams, serviceModules, startModules, upstreamsOf } from "./services.js";
-import { rateLimitOptions } from "@tongate/ratelimit";
+import { findService, serviceModules, startHost, upstreamsOf } from "./services.js";
+import { rateLimitService } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
-import {
-  BlocksIndexedPublisher,
-  eventNetworkOf,
-  followChain,
-  FOLLOWER_CHECKPOINT,
-  IndexerMetrics,
-  indexOptions,
-  indexRange,
-  masterchainHead,
-  migrate,
-  openStore,
-  prepareKeyIndex,
-  storeOptionsOf,
-  parsePoolOf,
-  prefetchOf,
-  prefetchOptionSpec,
-  seqnoOption,
-  type StoredMcBlock,
-} from "@tongate/indexer";
-import { openBus, serveMetrics, type EventBus, type MetricsServer } from "@tongate/runtime";
+import { IndexerMetrics, indexCommandOptions, indexCommandOptionsOf, indexService, openIndexStore, prepareKeyIndex, runIndexer } from "@tongate/indexer";
 
 const common: OptionSpec[] = [
   { name: "log-level", default: "info", description: "trace, debug, info, warn or error" },
@@ -141,7 +121,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = fa
 }
 
 /** The ratelimit service's options, where it runs in the process (`start` has --data-dir already, from localnet: one directory for both). */
-const rateLimitFlags = (withDataDir: boolean): OptionSpec[] => rateLimitOptions.filter((s) => withDataDir || s.name !== "data-dir");
+const rateLimitFlags = (withDataDir: boolean): OptionSpec[] => rateLimitService.flags.filter((s) => withDataDir || s.name !== "data-dir");
 
 const chainOption: OptionSpec = { name: "global-config", description: "TON global config (JSON file) of the liteservers lite-proxy reads the chain from; overrides --network" };
 const networkOption = (fallback?: string): OptionSpec => ({
@@ -153,7 +133,7 @@ const networkOption = (fallback?: string): OptionSpec => ({
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...indexOptions, ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...indexService.flags, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       let localnet: StartedLocalnet | undefined;
@@ -164,8 +144,8 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         // a localnet is for one developer: keyless requests from this machine are not limited unless asked
         if (o.ratelimit === undefined && o["keyless-loopback"] === undefined) o = { ...o, "keyless-loopback": "off" };
       }
-      const hosted = await startModules(serviceModules, o, log);
-      const gateway = await startGateway(o, log, inProcessUpstreams(hosted.running), healthOf(hosted.running));
+      const hosted = await startHost(serviceModules, o, log);
+      const gateway = await startGateway(o, log, hosted.upstreams(), hosted.health());
       banner(o, log, gateway.url, localnet);
       return async () => {
         await gateway.stop();
@@ -188,13 +168,13 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       networkOption(),
       chainOption,
       ...rateLimitFlags(true),
-      ...indexOptions,
+      ...indexService.flags,
       ...common,
     ],
     async run(o, log) {
       const names = (o.service as string[] | undefined) ?? serviceModules.map((s) => s.name);
-      const hosted = await startModules(names.map(findService), o, log, upstreamsOf(o));
-      const server = await serveGrpc(hosted.running, parseListen(o.listen as string));
+      const hosted = await startHost(names.map(findService), o, log, upstreamsOf(o));
+      const server = await hosted.serveGrpc(parseListen(o.listen as string));
       log.info({ services: names, listen: `${server.address.host}:${server.address.port}` }, "services listening (gRPC)");
       return async () => {
         await server.close();
@@ -204,37 +184,28 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   index: {
     summary: "index the chain into ClickHouse (chDB in this process, or --clickhouse-url): --from/--to a range, else follow the head",
-    options: [
-      networkOption(),
-      chainOption,
-      { name: "clickhouse-url", description: "a ClickHouse server (default: chDB in this process)" },
-      { name: "index-dir", description: "chDB's data directory (default: memory only)" },
-      ...indexOptions.filter((x) => x.name === "key-index" || x.name === "key-index-dir"),
-      { name: "from", description: "first masterchain seqno (default: after the checkpoint)" },
-      { name: "to", description: "last masterchain seqno: index the range and exit (default: follow the head)" },
-      { name: "nats-url", description: "NATS server(s), comma-separated: publish events on JetStream (stream TONGATE_EVENTS) (default: the in-process bus)" },
-      { name: "network-name", description: "the <network> of event subjects tongate.<network>.blocks.indexed (default: --network, or custom with --global-config)" },
-      { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics and /healthz (default: off)" },
-      { name: "parse-workers", default: String(Math.max(1, availableParallelism() - 1)), description: "worker threads parsing blocks ahead of the inserts (0: parse on the main thread)" },
-      prefetchOptionSpec,
-      ...common,
-    ],
-    run: (o, log) => runIndexer(o, log.child({ service: "indexer" })),
+    options: [networkOption(), chainOption, ...indexCommandOptions, ...common],
+    run: (o, log) => indexCommand(o, log.child({ service: "indexer" })),
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...rateLimitFlags(true), ...indexOptions, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...rateLimitFlags(true), ...indexService.flags, ...common],
     async run(o, log) {
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];
-      for (const [name, url] of remote) {
+      for (const { name, services, url } of remote) {
         const transport = remoteTransport(url);
-        for (const service of findService(name).services) upstreams.push({ service, transport });
+        for (const service of services) upstreams.push({ service, transport });
         log.info({ service: name, url }, "upstream");
       }
-      const hosted = await startModules(serviceModules.filter((m) => !remote.has(m.name)), o, log, remote);
-      upstreams.push(...inProcessUpstreams(hosted.running));
-      const gateway = await startGateway(o, log, upstreams, healthOf(hosted.running));
+      const hosted = await startHost(
+        serviceModules.filter((m) => !remote.some((r) => r.name === m.name)),
+        o,
+        log,
+        remote,
+      );
+      upstreams.push(...hosted.upstreams());
+      const gateway = await startGateway(o, log, upstreams, hosted.health());
       return async () => {
         await gateway.stop();
         await hosted.close();
@@ -243,70 +214,41 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
 };
 
-/** `tongate index`: a range (--to) then exit, or follow the head until stopped. */
-async function runIndexer(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> {
-  const config = globalConfigOf(o);
-  if (!config) throw new ConfigError("index needs a chain: --global-config FILE (e.g. a localnet's --write-global-config) or --network mainnet");
-  const seqno = (name: string) => seqnoOption(o, name);
-  const network = eventNetworkOf(o);
-  const pool = LiteserverPool.fromGlobalConfig(config);
-  const resources: { close(): Promise<void> }[] = [pool];
-  const parser = parsePoolOf(o);
-  if (parser) resources.push(parser);
-  const parse = parser?.parse;
-  const prefetch = prefetchOf(o);
+/** `tongate index`: the chain, the store, the bus and the metrics server around the indexer's runIndexer. */
+async function indexCommand(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> {
+  const options = indexCommandOptionsOf(o);
+  const chain = globalConfigOf(o);
+  if (!chain) throw new ConfigError("index needs a chain: --global-config FILE (e.g. a localnet's --write-global-config) or --network mainnet");
+  // closed the last opened first
+  const opened: { close(): Promise<void> }[] = [];
   const close = async () => {
-    for (const r of resources.reverse()) await r.close();
+    for (const r of opened.reverse()) await r.close();
   };
   try {
-    const store = await openStore(storeOptionsOf(o));
-    resources.push(store);
-    const bus: EventBus = await openBus({ natsUrl: o["nats-url"] as string | undefined, name: "tongate-indexer" });
-    resources.push(bus);
+    const lite = LiteserverPool.fromGlobalConfig(chain);
+    opened.push(lite);
+    const store = await openIndexStore(options.store);
+    opened.push(store);
+    // an index to write must be complete first: build it from the rows already stored
+    if (store.keys && !(await prepareKeyIndex(store, store.keys, (p) => log.info(p, "key index: rebuilding from ClickHouse")))) throw new Error("key index: the rebuild stopped");
+    const bus = await openBus({ natsUrl: options.natsUrl, name: "tongate-indexer" });
+    opened.push(bus);
     const metrics = new IndexerMetrics();
-    if (o["metrics-listen"]) {
-      const server: MetricsServer = await serveMetrics(parseListen(o["metrics-listen"] as string), metrics.registry, () => metrics.health());
-      resources.push(server);
+    if (options.metricsListen) {
+      const server = await serveMetrics(options.metricsListen, metrics.registry, () => metrics.health());
+      opened.push(server);
       log.info({ url: `http://${server.address.host}:${server.address.port}/metrics` }, "metrics listening");
     }
-    await migrate(store);
-    if (store.keys && !(await prepareKeyIndex(store, store.keys, (p) => log.info(p, "key index: rebuilding from ClickHouse")))) throw new Error("key index: the rebuild stopped");
-    const publisher = new BlocksIndexedPublisher(bus, network, store);
-    log.info({ subject: publisher.subject, bus: o["nats-url"] ? "nats" : "in-process" }, "publishing events");
-    await publisher.republishLast(FOLLOWER_CHECKPOINT);
-    const onStored = async (b: StoredMcBlock) => {
-      metrics.stored(b);
-      await publisher.onStored(b);
-    };
-    const to = seqno("to");
-    if (to !== undefined) {
-      const head = (await masterchainHead(pool)).seqno;
-      metrics.setHead(head);
-      const r = await indexRange(pool, store, {
-        from: seqno("from"),
-        to,
-        parse,
-        prefetch,
-        onProgress: (p) => log.info(p, "indexed"),
-        onStored: (b) => onStored({ ...b, headSeqno: Math.max(head, b.mcSeqno) }),
-      });
-      log.info({ from: r.from, last: r.last, blocks: r.blocks, transactions: r.transactions }, "range indexed");
+    log.info({ network: options.network, bus: options.natsUrl ? "nats" : "in-process" }, "publishing events");
+    const { network, from, to, parseWorkers, prefetch } = options;
+    const run = await runIndexer({ lite, store, bus, metrics, log, network, from, to, parseWorkers, prefetch });
+    if (options.to !== undefined) {
+      await run.done;
       await close();
       return async () => {};
     }
-    const stop = new AbortController();
-    const following = followChain(pool, store, {
-      from: seqno("from"),
-      signal: stop.signal,
-      parse,
-      prefetch,
-      onStored,
-      log: (line, p, level) => log[level](p, line),
-      onError: (err) => (metrics.failed(err), log.warn({ err }, "indexing failed; retrying")),
-    });
     return async () => {
-      stop.abort();
-      await following.catch((err: unknown) => log.error({ err }, "follower stopped with an error"));
+      await run.stop();
       await close();
     };
   } catch (e) {

@@ -24,9 +24,9 @@ async function gatewayOf(transport: ReturnType<typeof inProcessTransport>) {
 
 beforeAll(async () => {
   const localModule = ticksModule(local);
-  inProcess = await gatewayOf(inProcessTransport(Ticks, await localModule.start({ log, options: {} })));
+  inProcess = await gatewayOf(inProcessTransport(Ticks, await localModule.start({ log, options: {}, needs: {} })));
   const remoteModule = ticksModule(remote);
-  grpc = await serveGrpc([{ module: remoteModule, running: await remoteModule.start({ log, options: {} }) }], { host: "127.0.0.1", port: 0 });
+  grpc = await serveGrpc([{ module: remoteModule, running: await remoteModule.start({ log, options: {}, needs: {} }) }], { host: "127.0.0.1", port: 0 });
   overGrpc = await gatewayOf(remoteTransport(`http://127.0.0.1:${grpc.address.port}`));
 });
 afterAll(async () => {

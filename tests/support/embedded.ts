@@ -1,8 +1,8 @@
 // Starts tongate's gateway and services in this process, on an ephemeral port,
 // exactly as `tongate start` wires them (in-process Connect transport).
 import { Gateway, listenGateway, type GatewayOptions, type HttpServer } from "@tongate/gateway";
-import { createLogger, healthOf } from "@tongate/runtime";
-import { inProcessUpstreams, serviceModules, startModules } from "@tongate/cli";
+import { createLogger, ServiceHost, type Closable, type Provision } from "@tongate/runtime";
+import { provisionsOf, serviceModules } from "@tongate/cli";
 
 export interface Embedded {
   url: string;
@@ -15,20 +15,20 @@ export interface Embedded {
  * `gateway` adds gateway options (e.g. its answer cache, off by default here). Rate limiting is off
  * unless `gateway.rateLimit` is given (the ratelimit service runs either way: its admin routes answer).
  * The indexer (chDB in this process) runs only when `options.index` is given ("on": following the
- * chain of `options.globalConfig`; "off": answering from what is stored).
+ * chain of `options.globalConfig`; "off": answering from what is stored). `provide` replaces what
+ * the host supplies on `options` (e.g. a liteserver pool with the test's own pool options).
  */
-export async function startEmbedded(options: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}): Promise<Embedded> {
+export async function startEmbedded(options: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}, provide: Provision<Closable>[] = []): Promise<Embedded> {
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
-  const hosted = await startModules(
+  const hosted = await ServiceHost.start(
     serviceModules.filter((m) => m.name !== "indexer" || options.index !== undefined),
-    options,
-    log,
+    { log, options, provide: [...provisionsOf(options), ...provide] },
   );
   const gw = new Gateway({
-    health: healthOf(hosted.running),
+    health: hosted.health(),
     ...gateway,
     log,
-    upstreams: inProcessUpstreams(hosted.running),
+    upstreams: hosted.upstreams(),
   });
   const server: HttpServer = await listenGateway(gw, { host: "127.0.0.1", port: 0 });
   return {

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { Ticks, type CountRequest } from "@tongate/proto/gen/tongate/test/v1/ticks_pb.js";
-import { defineService, type ServiceModule } from "@tongate/runtime";
+import { defineService } from "@tongate/runtime";
 
 export interface TickState {
   produced: number;
@@ -11,10 +11,12 @@ export interface TickState {
   ended: number;
 }
 
-export function ticksModule(state: TickState): ServiceModule {
+export function ticksModule(state: TickState) {
   return defineService({
     name: "ticks",
     service: Ticks,
+    options: () => ({}),
+    needs: {},
     start: () => ({
       impl: {
         async *count(req: CountRequest, ctx: HandlerContext) {

@@ -27,6 +27,7 @@ export {
   type SessionOptions,
 } from "./pool.js";
 export { bundledGlobalConfig, bundledNetworks, globalConfigOf } from "./global-config.js";
+export { liteClientKey, liteClientProvision } from "./resource.js";
 export type { AnyLiteCall, LiteAnswer, LiteCall, LiteInput, LiteQueryName } from "./lite-api.js";
 export { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt } from "./block-id.js";
 export { checkAnswer, getAccountState, getBlockHeader, getConfig, LiteserverProofError, type LiteQuerier } from "./verified.js";

@@ -6,6 +6,7 @@
 //   when asked for), a stream over `tongate.>`, so subscribers may also replay.
 // Subjects are NATS subjects: tokens separated by '.', `*` matches one token and `>` the rest (in
 // subscriptions only). Events are named `tongate.<network>.<event>` (e.g. tongate.mainnet.blocks.indexed).
+import { resourceKey } from "./service.js";
 
 export interface BusMessage {
   subject: string;
@@ -38,6 +39,9 @@ export interface EventBus {
   subscribe(subject: string, handler: (m: BusMessage) => void | Promise<void>, options?: SubscribeOptions): Promise<Subscription>;
   close(): Promise<void>;
 }
+
+/** The event bus a host hands the services that need one (in process unless the command provides NATS). */
+export const busKey = resourceKey<EventBus>("an event bus");
 
 /** Whether a concrete subject matches a subscription pattern (`*` one token, `>` one or more). */
 export function subjectMatches(pattern: string, subject: string): boolean {

@@ -21,7 +21,7 @@ export interface GrpcServer {
 
 /** Serves the given services over gRPC (and the Connect and gRPC-Web protocols) on HTTP/2 cleartext. */
 export async function serveGrpc(
-  services: { module: ServiceModule; running: RunningService }[],
+  services: readonly { module: ServiceModule; running: RunningService }[],
   listen: { host: string; port: number },
   interceptors: Interceptor[] = callInterceptors("grpc-server"),
 ): Promise<GrpcServer> {

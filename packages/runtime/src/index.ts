@@ -3,6 +3,7 @@ export * from "./config.js";
 export * from "./host.js";
 export * from "./log.js";
 export * from "./service.js";
+export * from "./service-host.js";
 export * from "./lru.js";
 export * from "./bus.js";
 export * from "./metrics-server.js";

@@ -1,18 +1,51 @@
-// A service module: the proto services it serves and the factory of their implementations.
-// The host decides whether it runs in the gateway's process or its own. Most modules serve one
-// service (defineService); the indexer serves API v3's, one per toncenter tag.
+// A service module: the proto services it serves, the options it reads, what it needs from its host,
+// and the factory of their implementations. The host (service-host.ts) decides whether it runs in the
+// gateway's process or its own; it knows no service by name. Most modules serve one service
+// (defineService); the indexer serves API v3's, one per toncenter tag (defineModule).
 import type { DescMethod, DescService, JsonValue } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext, ServiceImpl, Transport } from "@connectrpc/connect";
-import type { EventBus } from "./bus.js";
+import { ConfigError, type OptionSpec } from "./config.js";
 import type { Logger } from "./log.js";
 
-export interface ServiceContext {
+/** The flag/env record of a command (parseOptions), plus values a composition root sets in process. */
+export type RawOptions = Readonly<Record<string, unknown>>;
+
+/** A thing a host may hand its services (a liteserver pool, the event bus), named by a key as connect-es names context values. */
+export interface ResourceKey<T> {
+  readonly id: symbol;
+  /** What it is and how a user supplies it, for the error when a service needs it and there is none. */
+  readonly description: string;
+  /** Never set: carries T, so that a key of a pool cannot be given where a bus is needed. */
+  readonly type?: T;
+}
+
+export function resourceKey<T>(description: string): ResourceKey<T> {
+  return { id: Symbol(description), description };
+}
+
+/** A need the service can do without (it gets undefined when the host has none). */
+export interface OptionalNeed<T> {
+  readonly optional: ResourceKey<T>;
+}
+
+export const optional = <T>(key: ResourceKey<T>): OptionalNeed<T> => ({ optional: key });
+
+/** What a service needs, by the name it reads it under: a key (required) or optional(key). */
+export type Needs = Readonly<Record<string, ResourceKey<unknown> | OptionalNeed<unknown>>>;
+
+/** The values a host supplies for `N`. */
+export type Supplied<N extends Needs> = {
+  readonly [K in keyof N]: N[K] extends OptionalNeed<infer T> ? T | undefined : N[K] extends ResourceKey<infer T> ? T : never;
+};
+
+export interface ServiceContext<O = unknown, N extends Needs = Needs> {
   log: Logger;
-  options: Record<string, unknown>;
+  /** The module's own options, parsed by its `options`. */
+  options: O;
+  /** What it declared in `needs`, supplied by the host. */
+  needs: Supplied<N>;
   /** How this service reaches another one (in-process or over gRPC), when the host can. */
   transportOf?: (service: DescService) => Transport | undefined;
-  /** The host's event bus (in-process, or NATS JetStream with --nats-url), shared by its services. */
-  bus?: EventBus;
 }
 
 export interface ServiceHealth {
@@ -58,21 +91,95 @@ export interface RunningService {
   close?(): Promise<void>;
 }
 
-export interface ServiceModule {
-  /** The name used by --service and --upstream, e.g. "lite-proxy". */
-  name: string;
-  /** The proto services it serves (each started module gives an implementation of every one). */
-  services: DescService[];
-  start(ctx: ServiceContext): Promise<RunningService> | RunningService;
-}
-
 /** The implementations of a service's methods (ServiceImpl<S>), as one service's module starts them. */
 export interface RunningSingle<S extends DescService> extends Omit<RunningService, "impls"> {
   impl: Partial<ServiceImpl<S>>;
 }
 
+/** How a host launches a module: the supply of needs and the way to other services. */
+export interface LaunchContext {
+  log: Logger;
+  /** The value of a resource key, opened on first need; undefined when the host has none. */
+  supply<T>(key: ResourceKey<T>): Promise<T | undefined>;
+  transportOf?: (service: DescService) => Transport | undefined;
+}
+
+/**
+ * A service module as a host sees it, its types erased (a host holds modules of different services,
+ * options and needs in one list): options are parsed and needs supplied inside `launch`.
+ */
+export interface ServiceModule {
+  /** The name used by --service and --upstream, e.g. "lite-proxy". */
+  readonly name: string;
+  /** The proto services it serves (each started module gives an implementation of every one). */
+  readonly services: readonly DescService[];
+  /** The flags it reads, for the commands that host it (help and parsing). */
+  readonly flags: readonly OptionSpec[];
+  readonly needs: Needs;
+  launch(raw: RawOptions, ctx: LaunchContext): Promise<RunningService>;
+}
+
+/** What a module says about itself, typed: its options parsed from the flags, its needs, its start. */
+export interface ModuleDefinition<O, N extends Needs, R> {
+  name: string;
+  flags?: readonly OptionSpec[];
+  /** Its options from the command's flag/env record; a bad value is a ConfigError naming the flag. */
+  options(raw: RawOptions): O;
+  needs: N;
+  start(ctx: ServiceContext<O, N>): Promise<R> | R;
+}
+
+/** A module with both faces: the erased one hosts use, and the typed one (options, start with typed options and needs). */
+export type TypedServiceModule<O, N extends Needs> = ServiceModule & {
+  options(raw: RawOptions): O;
+  start(ctx: ServiceContext<O, N>): Promise<RunningService>;
+};
+
+/** A module of several services: `start` gives an implementation of each (`implement`). */
+export function defineModule<O, N extends Needs>(def: ModuleDefinition<O, N, RunningService> & { services: readonly DescService[] }): TypedServiceModule<O, N> {
+  const start = async (ctx: ServiceContext<O, N>) => def.start(ctx);
+  return {
+    name: def.name,
+    services: def.services,
+    flags: def.flags ?? [],
+    needs: def.needs,
+    options: def.options,
+    start,
+    async launch(raw, ctx) {
+      const options = def.options(raw);
+      const needs = await supplyNeeds(def.name, def.needs, ctx);
+      return start({ log: ctx.log, options, needs, transportOf: ctx.transportOf });
+    },
+  };
+}
+
+/** A module of one service: `start` gives its methods as `impl`, typed by the service. */
+export function defineService<S extends DescService, O, N extends Needs>(def: ModuleDefinition<O, N, RunningSingle<S>> & { service: S }): TypedServiceModule<O, N> {
+  return defineModule({
+    ...def,
+    services: [def.service],
+    async start(ctx) {
+      const { impl, ...rest } = await def.start(ctx);
+      return { ...rest, impls: [implement(def.service, impl)] };
+    },
+  });
+}
+
+/** The host's values for each need, in `needs`' order; a required one the host lacks is an error naming it. */
+async function supplyNeeds<N extends Needs>(module: string, needs: N, ctx: LaunchContext): Promise<Supplied<N>> {
+  const supplied: Record<string, unknown> = {};
+  for (const [name, need] of Object.entries(needs)) {
+    const key = "optional" in need ? need.optional : need;
+    const value = await ctx.supply(key);
+    if (value === undefined && !("optional" in need)) throw new ConfigError(`${module} needs ${key.description}`);
+    supplied[name] = value;
+  }
+  // each entry was filled from its own key just above
+  return supplied as Supplied<N>;
+}
+
 /** /healthz of services in this process: ok when every one is, with each one's detail by name. */
-export function healthOf(services: { name: string; running: RunningService }[]): () => Promise<{ ok: boolean; detail?: JsonValue }> {
+export function healthOf(services: readonly { name: string; running: RunningService }[]): () => Promise<{ ok: boolean; detail?: JsonValue }> {
   return () => {
     const detail: Record<string, JsonValue> = {};
     let ok = true;
@@ -84,17 +191,5 @@ export function healthOf(services: { name: string; running: RunningService }[]):
     }
     // No service reporting: just {"status":"ok"}.
     return Promise.resolve(Object.keys(detail).length ? { ok, detail } : { ok });
-  };
-}
-
-/** A module of one service: `start` gives its methods as `impl`, typed by the service. */
-export function defineService<S extends DescService>(m: { name: string; service: S; start(ctx: ServiceContext): Promise<RunningSingle<S>> | RunningSingle<S> }): ServiceModule {
-  return {
-    name: m.name,
-    services: [m.service],
-    async start(ctx) {
-      const { impl, ...rest } = await m.start(ctx);
-      return { ...rest, impls: [implement(m.service, impl)] };
-    },
   };
 }

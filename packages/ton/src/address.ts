@@ -71,10 +71,39 @@ function fail(input: string, message: string): AddressFormatError {
 }
 
 /**
+ * Addresses parsed lately, by input. One request meets an address more than once: the gateway checks
+ * the parameter's format, then the service reads the same string (in the same process, or in the
+ * gateway's and the service's when they are two). Each is parsed once; the repeats are a lookup.
+ * First in, first out: an input is asked for again within microseconds, or much later.
+ */
+const recent = new Map<string, ParsedAddress>();
+const RECENT_MAX = 1024;
+const counts = { decoded: 0, remembered: 0 };
+
+/** How many inputs parseAddress decoded, and how many it answered from the ones parsed lately (since the process started). */
+export function addressParseCounts(): { decoded: number; remembered: number } {
+  return { ...counts };
+}
+
+/**
  * Parses an address in raw or user-friendly form. Throws AddressFormatError
- * for anything else, saying what is wrong.
+ * for anything else, saying what is wrong. The result is shared with other
+ * callers that parse the same input: read it, do not change it.
  */
 export function parseAddress(input: string): ParsedAddress {
+  const known = recent.get(input);
+  if (known) {
+    counts.remembered++;
+    return known;
+  }
+  const a = Object.freeze(decodeAddress(input));
+  counts.decoded++;
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+  recent.set(input, a);
+  return a;
+}
+
+function decodeAddress(input: string): ParsedAddress {
   if (typeof input !== "string") throw new AddressFormatError(`expected a string, got ${input === null ? "null" : typeof input}`);
   const n = input.length;
   if (n === FRIENDLY_LENGTH) return parseFriendly(input);

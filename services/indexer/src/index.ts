@@ -1,5 +1,5 @@
 export { openStore, STORE_SETTINGS, type Store, type StoreOptions } from "./store/store.js";
-export { migrate, loadMigrations, splitStatements, MIGRATIONS_DIR, type Migration, type MigrateResult } from "./store/migrate.js";
+export { migrate, loadMigrations, openIndexStore, splitStatements, MIGRATIONS_DIR, type Migration, type MigrateResult } from "./store/migrate.js";
 export {
   insertBlockRows,
   getCheckpoint,
@@ -12,12 +12,26 @@ export type * from "./rows/types.js";
 export { blockRows, cellsFromBoc, type ShardTopRow } from "./rows/index.js";
 export * from "./follower/index.js";
 export { insertTraceRows, restoreTraceAssembler, traceRecord, type TraceRecord } from "./store/traces.js";
-export { indexService, v3Api, v3Implementations, V3_SERVICES } from "./api/service.js";
+export { v3Api, v3Implementations, V3_SERVICES } from "./api/service.js";
 export { transactionsByAccount, transactionsByHash } from "./api/blockchain/transactions.js";
 export { messagesBySource } from "./api/blockchain/messages.js";
 export type { StoredTransaction } from "./api/sql.js";
-export { eventNetworkOf, indexOptions, parsePoolOf, prefetchOf, prefetchOptionSpec, seqnoOption, storeOptionsOf } from "./options.js";
+export { indexService } from "./service.js";
 export { KeyIndex } from "./store/key-index/key-index.js";
 export { prepareKeyIndex, type RebuildProgress } from "./store/key-index/rebuild.js";
+export { runIndexer, type IndexerConfig, type IndexerRun, type IndexerStatus } from "./run.js";
+export {
+  eventNetworkOf,
+  indexCommandOptions,
+  indexCommandOptionsOf,
+  indexOptions,
+  indexServiceOptionsOf,
+  parseWorkersOf,
+  prefetchOf,
+  prefetchOptionSpec,
+  seqnoOption,
+  type IndexCommandOptions,
+  type IndexServiceOptions,
+} from "./options.js";
 export * from "./events.js";
 export { IndexerMetrics } from "./metrics.js";

@@ -1,43 +1,21 @@
-// The indexer's command-line values, read the same way by its two hosts: `tongate index`
-// (cli/) and the indexer service inside `start`/`serve`/`gateway` (api/service.ts).
-import { ConfigError, type OptionSpec } from "@tongate/runtime";
+// The indexer's command-line values, parsed here for its two hosts: `tongate index` (cli/) and the
+// indexer service inside `start`/`serve`/`gateway` (service.ts). A bad value is a ConfigError that
+// names the flag.
+import { availableParallelism } from "node:os";
+import { ConfigError, parseListen, type OptionSpec, type RawOptions } from "@tongate/runtime";
 import { DEFAULT_PREFETCH } from "./follower/index-range.js";
-import { ParsePool } from "./follower/parse-pool.js";
 import type { StoreOptions } from "./store/store.js";
 
 /** Options of the indexer where it runs inside `tongate start`, `serve` or `gateway`. */
 export const indexOptions: OptionSpec[] = [
   { name: "clickhouse-url", description: "indexer: a ClickHouse server (default: chDB in this process)" },
   { name: "index-dir", description: "indexer: chDB's data directory (default: memory only)" },
-  { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
-  { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
   { name: "key-index", default: "on", description: "indexer: on: answer API v3 key lookups from the key index kept beside the store (LMDB); off: from ClickHouse only" },
   { name: "key-index-dir", description: "indexer: the key index's directory (default: <index-dir>/key-index; needed with --clickhouse-url)" },
+  { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
+  { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
   { name: "parse-workers", default: "0", description: "indexer: worker threads parsing blocks ahead of the inserts (0: on the main thread, enough for a localnet)" },
 ];
-
-/**
- * Where the store is (--clickhouse-url or --index-dir) and its key index: on by default beside
- * embedded chDB; beside a ClickHouse server only with --key-index-dir (it must be the directory of
- * the process that indexes: the key index is written by the indexer's inserts).
- */
-export function storeOptionsOf(o: Record<string, unknown>): StoreOptions {
-  const url = o["clickhouse-url"] as string | undefined;
-  const path = o["index-dir"] as string | undefined;
-  const mode = o["key-index"] ?? "on";
-  if (mode !== "on" && mode !== "off") throw new ConfigError(`--key-index ${String(mode)}: expected on or off`);
-  const dir = o["key-index-dir"] as string | undefined;
-  if (mode === "off") return { url, path };
-  return { url, path, keyIndex: dir ?? (url === undefined ? true : undefined) };
-}
-
-/** A masterchain seqno option (--from, --to, --index-from); undefined when not given. */
-export function seqnoOption(o: Record<string, unknown>, name: string): number | undefined {
-  if (o[name] === undefined) return undefined;
-  const n = Number(o[name]);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`--${name} ${String(o[name])} is not a masterchain seqno (an integer ≥ 1)`);
-  return n;
-}
 
 /** `tongate index --prefetch`: masterchain batches fetched and parsed ahead, also the most one group of inserts stores. */
 export const prefetchOptionSpec: OptionSpec = {
@@ -46,18 +24,124 @@ export const prefetchOptionSpec: OptionSpec = {
   description: "masterchain blocks fetched and parsed ahead of the inserts; while catching up, those ready are stored together",
 };
 
+/** The options of `tongate index` (besides the chain's --network and --global-config). */
+export const indexCommandOptions: OptionSpec[] = [
+  { name: "clickhouse-url", description: "a ClickHouse server (default: chDB in this process)" },
+  { name: "index-dir", description: "chDB's data directory (default: memory only)" },
+  { name: "key-index", default: "on", description: "on: write the key index of API v3's key lookups beside the store (LMDB); off: do not" },
+  { name: "key-index-dir", description: "the key index's directory (default: <index-dir>/key-index; needed with --clickhouse-url)" },
+  { name: "from", description: "first masterchain seqno (default: after the checkpoint)" },
+  { name: "to", description: "last masterchain seqno: index the range and exit (default: follow the head)" },
+  { name: "nats-url", description: "NATS server(s), comma-separated: publish events on JetStream (stream TONGATE_EVENTS) (default: the in-process bus)" },
+  { name: "network-name", description: "the <network> of event subjects tongate.<network>.blocks.indexed (default: --network, or custom with --global-config)" },
+  { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics and /healthz (default: off)" },
+  { name: "parse-workers", default: String(Math.max(1, availableParallelism() - 1)), description: "worker threads parsing blocks ahead of the inserts (0: parse on the main thread)" },
+  prefetchOptionSpec,
+];
+
+/** The indexer service's options. */
+export interface IndexServiceOptions {
+  store: StoreOptions;
+  /** --index on: follow the chain into the store; off: only answer from it. */
+  follow: boolean;
+  /** --index-from */
+  from: number | undefined;
+  parseWorkers: number;
+  /** The <network> of the event subject. */
+  network: string;
+  /** A fresh index starts at the chain's head: true unless the chain is the localnet `start` runs. */
+  startAtHead: boolean;
+}
+
+export function indexServiceOptionsOf(o: RawOptions): IndexServiceOptions {
+  if (o.index !== undefined && o.index !== "on" && o.index !== "off") throw new ConfigError(`--index ${String(o.index)}: expected on or off`);
+  return {
+    store: storeOptionsOf(o),
+    follow: o.index !== "off",
+    from: seqnoOption(o, "index-from"),
+    parseWorkers: parseWorkersOf(o),
+    network: eventNetworkOf(o),
+    startAtHead: o.network !== "localnet" && !o.globalConfig,
+  };
+}
+
+/** The options of `tongate index`. */
+export interface IndexCommandOptions {
+  store: StoreOptions;
+  from: number | undefined;
+  /** Index up to here and exit; undefined: follow the head. */
+  to: number | undefined;
+  /** NATS for the events; undefined: the in-process bus. */
+  natsUrl: string | undefined;
+  network: string;
+  metricsListen: { host: string; port: number } | undefined;
+  parseWorkers: number;
+  prefetch: number;
+}
+
+export function indexCommandOptionsOf(o: RawOptions): IndexCommandOptions {
+  const metrics = stringOption(o, "metrics-listen");
+  let metricsListen;
+  try {
+    metricsListen = metrics === undefined ? undefined : parseListen(metrics);
+  } catch (e) {
+    throw new ConfigError(`--metrics-listen: ${(e as Error).message}`);
+  }
+  return {
+    store: storeOptionsOf(o),
+    from: seqnoOption(o, "from"),
+    to: seqnoOption(o, "to"),
+    natsUrl: stringOption(o, "nats-url"),
+    network: eventNetworkOf(o),
+    metricsListen,
+    parseWorkers: parseWorkersOf(o),
+    prefetch: prefetchOf(o),
+  };
+}
+
+function stringOption(o: RawOptions, name: string): string | undefined {
+  const v = o[name];
+  if (v === undefined || v === "") return undefined;
+  if (typeof v !== "string") throw new ConfigError(`--${name}: expected one value`);
+  return v;
+}
+
+/**
+ * --clickhouse-url (a server) or --index-dir (chDB's directory), at most one; and the key index: on
+ * by default beside embedded chDB; beside a ClickHouse server only with --key-index-dir (the
+ * directory of the process that indexes: the key index is written by the indexer's inserts).
+ */
+function storeOptionsOf(o: RawOptions): StoreOptions {
+  const url = stringOption(o, "clickhouse-url");
+  const path = stringOption(o, "index-dir");
+  if (url !== undefined && path !== undefined) throw new ConfigError("--clickhouse-url and --index-dir: give one (a ClickHouse server, or chDB's directory)");
+  const mode = stringOption(o, "key-index") ?? "on";
+  if (mode !== "on" && mode !== "off") throw new ConfigError(`--key-index ${mode}: expected on or off`);
+  if (mode === "off") return { url, path };
+  const dir = stringOption(o, "key-index-dir");
+  return { url, path, keyIndex: dir ?? (url === undefined ? true : undefined) };
+}
+
+/** A masterchain seqno option (--from, --to, --index-from); undefined when not given. */
+export function seqnoOption(o: RawOptions, name: string): number | undefined {
+  if (o[name] === undefined) return undefined;
+  const n = Number(o[name]);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`--${name} ${String(o[name])} is not a masterchain seqno (an integer ≥ 1)`);
+  return n;
+}
+
 /** --prefetch as a number (1..256). */
-export function prefetchOf(o: Record<string, unknown>): number {
+export function prefetchOf(o: RawOptions): number {
   const n = Number(o.prefetch ?? DEFAULT_PREFETCH);
   if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new ConfigError(`--prefetch ${String(o.prefetch)}: expected 1..256`);
   return n;
 }
 
-/** The parse pool --parse-workers asks for (undefined: parse on the main thread). */
-export function parsePoolOf(o: Record<string, unknown>): ParsePool | undefined {
+/** --parse-workers as a number (0..64; 0: parse on the main thread). */
+export function parseWorkersOf(o: RawOptions): number {
   const workers = Number(o["parse-workers"] ?? 0);
   if (!Number.isSafeInteger(workers) || workers < 0 || workers > 64) throw new ConfigError(`--parse-workers ${String(o["parse-workers"])}: expected 0..64`);
-  return workers > 0 ? ParsePool.create(workers) : undefined;
+  return workers;
 }
 
 /**
@@ -65,8 +149,8 @@ export function parsePoolOf(o: Record<string, unknown>): ParsePool | undefined {
  * `custom` with --global-config, else --network, else `localnet` for the chain `start` runs in
  * its process.
  */
-export function eventNetworkOf(o: Record<string, unknown>): string {
-  const network = (o["network-name"] as string | undefined) ?? (o["global-config"] ? "custom" : ((o.network as string | undefined) ?? (o.globalConfig ? "localnet" : "custom")));
+export function eventNetworkOf(o: RawOptions): string {
+  const network = (stringOption(o, "network-name") ?? (o["global-config"] ? "custom" : stringOption(o, "network"))) ?? (o.globalConfig ? "localnet" : "custom");
   if (!/^[A-Za-z0-9_-]+$/.test(network)) throw new ConfigError(`--network-name ${network}: letters, digits, '-' and '_' only (a NATS subject token)`);
   return network;
 }

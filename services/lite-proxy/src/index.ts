@@ -1,11 +1,11 @@
 // lite-proxy: API v2 over a pool of liteservers. The utilities need no chain;
-// the chain methods read it through the pool (the liteservers of a TON global
-// config: the localnet's in `tongate start`, --global-config FILE, or the one
-// bundled for --network). Methods not implemented yet answer 501 (Unimplemented).
+// the chain methods read it through the pool its host supplies (the liteservers of
+// a TON global config: the localnet's in `tongate start`, --global-config FILE, or
+// the one bundled for --network), without one they answer 501.
 import type { JsonValue } from "@bufbuild/protobuf";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
-import { defineService } from "@tongate/runtime";
-import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
+import { defineService, optional } from "@tongate/runtime";
+import { liteClientKey } from "@tongate/liteclient";
 import { chainMethods } from "./accounts.js";
 import { blocksMethods } from "./blocks.js";
 import { ChainReader } from "./chain.js";
@@ -22,9 +22,11 @@ export { libraryRefs } from "./emulation.js";
 export const liteProxyService = defineService({
   name: "lite-proxy",
   service: LiteProxy,
+  // the chain's flags (--network, --global-config) are the pool's, read by the host's provision
+  options: () => ({}),
+  needs: { liteClient: optional(liteClientKey) },
   async start(ctx) {
-    const config = globalConfigOf(ctx.options);
-    const pool = config ? LiteserverPool.fromGlobalConfig(config) : undefined;
+    const pool = ctx.needs.liteClient;
     const chain = new ChainReader(pool);
     if (pool) {
       pool.on("alive", (s) => ctx.log.info({ liteserver: s.address, seqno: s.lastSeqno, archival: s.archival }, "liteserver alive"));
@@ -49,9 +51,7 @@ export const liteProxyService = defineService({
         ...walletsMethods(chain),
         ...tokensMethods(chain),
       },
-      close: async () => {
-        await pool?.close();
-      },
+      // the pool is the host's: it closes it after every service that uses it
     };
   },
 });

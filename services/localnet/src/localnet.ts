@@ -51,6 +51,8 @@ export class Localnet {
   readonly liteservers: LiteserverEndpoint[] = [];
   /** Test knob: the getMasterchainInfo answer a lagging liteserver repeats, by endpoint. */
   private readonly frozenHeads = new Map<number, TlObject>();
+  /** Called for every liteserver query once answered: its lite_api name, whether it succeeded, its milliseconds. */
+  onQuery: ((name: string, ok: boolean, ms: number) => void) | undefined;
 
   private constructor(
     readonly genesis: Genesis,
@@ -117,6 +119,7 @@ export class Localnet {
     const handler = createLiteDispatcher({
       handlers: { ...this.handlers, [head]: (q) => this.frozenHeads.get(i) ?? this.handlers[head]!(q) },
       waitMasterchainSeqno: (seqno, timeoutMs) => this.chain.waitMasterchainSeqno(seqno, timeoutMs),
+      observe: (name, ok, ms) => this.onQuery?.(name, ok, ms),
     });
     const server = new AdnlServer({ seed: deriveBytes(this.seed, `liteserver/${i}`), handler });
     const addr = await server.listen(port, host);

@@ -4,12 +4,12 @@
 // in memory (one process: every gateway that leases from it shares them; or NATS
 // JetStream KV with --nats-url), keys in <data-dir>/api-keys.json (or memory).
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
-import { ConfigError, defineService, type OptionSpec } from "@tongate/runtime";
+import { ConfigError, defineService, type OptionSpec, type RawOptions } from "@tongate/runtime";
 import { adminMethods, resolveAdminToken } from "./admin.js";
 import { MemoryBucketStore, type BucketStore } from "./bucket-store.js";
 import { KeyStore } from "./key-store.js";
 import { Limiter } from "./limiter.js";
-import { limitsFromOptions } from "./plans.js";
+import { limitsFromOptions, type Limits } from "./plans.js";
 
 export { KeyStore, hashSecret, idOfHash, KEYS_FILE, type KeyRecord } from "./key-store.js";
 export { Limiter, LEASE_VALID_MS, UNKNOWN_KEY_REASON } from "./limiter.js";
@@ -29,7 +29,7 @@ export const rateLimitOptions: OptionSpec[] = [
 ];
 
 /** An option given as kebab-case (flags) or camelCase (in-process callers). */
-function option(options: Record<string, unknown>, kebab: string): string | undefined {
+function option(options: RawOptions, kebab: string): string | undefined {
   const camel = kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
   const v = options[kebab] ?? options[camel];
   if (v === undefined || v === null || v === "") return undefined;
@@ -38,29 +38,53 @@ function option(options: Record<string, unknown>, kebab: string): string | undef
   return v;
 }
 
+/** The service's options, checked. */
+export interface RateLimitOptions {
+  /** Where the keys file (and a generated admin token) live; memory when absent. */
+  dataDir: string | undefined;
+  adminToken: string | undefined;
+  limits: Limits;
+  /** NATS JetStream KV keeps the buckets (shared by several ratelimit processes); memory when absent. */
+  natsUrl: string | undefined;
+  natsKvBucket: string | undefined;
+  /** The clock of the buckets and keys (a test's fake clock in process; Date.now otherwise). */
+  now: () => number;
+}
+
+export function rateLimitOptionsOf(o: RawOptions): RateLimitOptions {
+  const clock = o.clock;
+  return {
+    dataDir: option(o, "data-dir"),
+    adminToken: option(o, "admin-token"),
+    limits: limitsFromOptions({ config: option(o, "ratelimit-config"), keylessRps: option(o, "keyless-rps"), keylessLoopback: option(o, "keyless-loopback") }),
+    natsUrl: option(o, "nats-url"),
+    natsKvBucket: option(o, "nats-kv-bucket"),
+    now: typeof clock === "function" ? () => Number(clock()) : Date.now,
+  };
+}
+
 export const rateLimitService = defineService({
   name: "ratelimit",
   service: RateLimit,
+  flags: rateLimitOptions,
+  options: rateLimitOptionsOf,
+  needs: {},
   async start(ctx) {
-    const o = ctx.options;
-    const now = typeof o.clock === "function" ? (o.clock as () => number) : Date.now;
-    const dataDir = option(o, "data-dir");
-    const limits = limitsFromOptions({ config: option(o, "ratelimit-config"), keylessRps: option(o, "keyless-rps"), keylessLoopback: option(o, "keyless-loopback") });
+    const { dataDir, limits, natsUrl, now } = ctx.options;
     const keys = new KeyStore({
       dir: dataDir,
       now,
       onReloadError: (err) => ctx.log.error({ err }, "API keys file changed but cannot be read; the keys read before stay in force"),
     });
-    const natsUrl = option(o, "nats-url");
     let buckets: BucketStore;
     if (natsUrl) {
       const { NatsBucketStore } = await import("./nats-store.js");
-      buckets = await NatsBucketStore.connect(natsUrl, ctx.log, option(o, "nats-kv-bucket"));
+      buckets = await NatsBucketStore.connect(natsUrl, ctx.log, ctx.options.natsKvBucket);
     } else {
       buckets = new MemoryBucketStore(now);
     }
     const limiter = new Limiter(keys, buckets, limits, now);
-    const adminToken = resolveAdminToken({ token: option(o, "admin-token"), dataDir }, ctx.log);
+    const adminToken = resolveAdminToken({ token: ctx.options.adminToken, dataDir }, ctx.log);
     ctx.log.debug({ keylessRps: limits.keylessRps, keylessLoopback: limits.keylessLoopback ?? true, plans: limits.plans, keys: keys.file ?? "memory", buckets: natsUrl ?? "memory" }, "ratelimit ready");
     return {
       impl: {

@@ -145,7 +145,7 @@ describe("admin token", () => {
     const lines: string[] = [];
     const log = createLogger({ level: "warn" });
     const logged = Object.assign(Object.create(log), { warn: (o: object, msg: string) => lines.push(JSON.stringify({ ...o, msg })) });
-    const running = await rateLimitService.start({ log: logged, options: {} });
+    const running = await rateLimitService.start({ log: logged, options: rateLimitService.options({}), needs: {} });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/"adminToken":"[0-9a-f]{48}"/);
     await running.close?.();

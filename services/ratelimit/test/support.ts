@@ -25,7 +25,7 @@ export interface Started {
 
 export async function startRateLimit(options: Record<string, unknown> = {}, clock = new FakeClock()): Promise<Started> {
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
-  const running = await rateLimitService.start({ log, options: { adminToken: ADMIN, clock: clock.now, ...options } });
+  const running = await rateLimitService.start({ log, options: rateLimitService.options({ adminToken: ADMIN, clock: clock.now, ...options }), needs: {} });
   const rl = createClient(RateLimit, inProcessTransport(RateLimit, running as RunningService));
   return {
     rl,

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Store } from "./store.js";
+import { openStore, type Store, type StoreOptions } from "./store.js";
 
 export interface Migration {
   version: number;
@@ -92,4 +92,16 @@ export async function migrate(store: Store, migrations: Migration[] = loadMigrat
     result.applied.push(m.version);
   }
   return result;
+}
+
+/** The store, its schema brought up to date: what the indexer's hosts (`tongate index`, the service) read and write. */
+export async function openIndexStore(options: StoreOptions): Promise<Store> {
+  const store = await openStore(options);
+  try {
+    await migrate(store);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  return store;
 }

@@ -1,0 +1,33 @@
+// The service modules as `tongate start`/`serve` host them: each parses its own options (a bad value
+// is a ConfigError naming the flag, before anything is left running), and a module the host
+// supplies no chain to starts without one.
+import { describe, expect, it } from "vitest";
+import { ConfigError, createLogger } from "@tongate/runtime";
+import { findService, serviceModules, startHost } from "../src/services.js";
+
+const log = createLogger({ level: "silent" });
+
+describe("hosting the service modules", () => {
+  it.each([
+    [{ index: "maybe" }, "--index maybe: expected on or off"],
+    [{ "parse-workers": "-1" }, "--parse-workers -1: expected 0..64"],
+    [{ "index-from": "0" }, "--index-from 0 is not a masterchain seqno (an integer ≥ 1)"],
+    [{ "clickhouse-url": "http://127.0.0.1:1", "index-dir": "/tmp/x" }, "--clickhouse-url and --index-dir: give one (a ClickHouse server, or chDB's directory)"],
+  ])("the indexer refuses %j", async (options, message) => {
+    await expect(startHost(serviceModules, options, log)).rejects.toThrow(new ConfigError(message));
+  });
+
+  it("the ratelimit service refuses a bad --keyless-rps, naming it", async () => {
+    await expect(startHost([findService("ratelimit")], { "keyless-rps": "lots" }, log)).rejects.toThrow(/keyless-rps/);
+  });
+
+  it("lite-proxy without a chain starts, healthy", async () => {
+    const host = await startHost([findService("lite-proxy")], {}, log);
+    try {
+      expect(host.services.map((s) => s.name)).toEqual(["lite-proxy"]);
+      expect(await host.health()()).toEqual({ ok: true });
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -1,0 +1,90 @@
+// ServiceHost: each module's options parsed by the module (a bad one is a ConfigError naming the
+// flag), its needs supplied by key (opened once, shared, closed after the services), in-process
+// transports between them, health, and shutdown in order — also after a failed start.
+import { createClient } from "@connectrpc/connect";
+import { describe, expect, it } from "vitest";
+import { Ticks } from "@tongate/proto/gen/tongate/test/v1/ticks_pb.js";
+import { ConfigError, createLogger, defineService, optional, provide, resourceKey, ServiceHost, type RawOptions } from "../src/index.js";
+
+const log = createLogger({ level: "silent" });
+
+/** A resource that records its life. */
+class Counter {
+  constructor(
+    readonly name: string,
+    private readonly events: string[],
+  ) {
+    events.push(`open ${name}`);
+  }
+  async close() {
+    this.events.push(`close ${this.name}`);
+  }
+}
+const counterKey = resourceKey<Counter>("a counter (--counter)");
+const absentKey = resourceKey<Counter>("a thing nobody provides (--thing)");
+
+/** A module serving Ticks whose `count` answers its option `--start` and the name of the counter it was given. */
+function ticker(name: string, events: string[], extra: { fail?: boolean } = {}) {
+  return defineService({
+    name,
+    service: Ticks,
+    options: (raw: RawOptions) => {
+      const start = Number(raw.start ?? 0);
+      if (!Number.isInteger(start)) throw new ConfigError(`--start ${String(raw.start)}: expected an integer`);
+      return { start: BigInt(start) };
+    },
+    needs: { counter: counterKey, thing: optional(absentKey) },
+    async start(ctx) {
+      if (extra.fail) throw new Error(`${name} cannot start`);
+      events.push(`start ${name} with ${ctx.needs.counter.name}, thing ${String(ctx.needs.thing)}`);
+      return {
+        impl: {
+          async *count() {
+            yield { n: ctx.options.start, pad: ctx.needs.counter.name };
+          },
+        },
+        health: () => ({ ok: true, detail: { name } }),
+        close: async () => void events.push(`close ${name}`),
+      };
+    },
+  });
+}
+
+describe("ServiceHost", () => {
+  it("supplies each need once, shared; parses each module's options; closes services, then resources", async () => {
+    const events: string[] = [];
+    let opened = 0;
+    const host = await ServiceHost.start([ticker("a", events), ticker("b", events)], {
+      log,
+      options: { start: "7" },
+      provide: [provide(counterKey, () => new Counter(`counter${++opened}`, events))],
+    });
+    expect(opened).toBe(1);
+    expect(events.filter((e) => e.startsWith("start")).sort()).toEqual(["start a with counter1, thing undefined", "start b with counter1, thing undefined"]);
+    const [a] = host.upstreams();
+    const client = createClient(Ticks, a!.transport);
+    for await (const m of client.count({})) expect([m.n, m.pad]).toEqual([7n, "counter1"]);
+    expect(await host.health()()).toEqual({ ok: true, detail: { a: { name: "a" }, b: { name: "b" } } });
+    events.length = 0;
+    await host.close();
+    expect(events).toEqual(["close b", "close a", "close counter1"]);
+  });
+
+  it("a bad option is a ConfigError naming the flag; a required need nobody provides names what to give", async () => {
+    await expect(ServiceHost.start([ticker("a", [])], { log, options: { start: "x" }, provide: [provide(counterKey, () => new Counter("c", []))] })).rejects.toThrow(
+      new ConfigError("--start x: expected an integer"),
+    );
+    await expect(ServiceHost.start([ticker("a", [])], { log, options: {} })).rejects.toThrow(new ConfigError("a needs a counter (--counter)"));
+  });
+
+  it("a failed start closes what did start, and what was opened for it", async () => {
+    const events: string[] = [];
+    const start = ServiceHost.start([ticker("a", events), ticker("b", events, { fail: true })], {
+      log,
+      options: {},
+      provide: [provide(counterKey, () => new Counter("c", events))],
+    });
+    await expect(start).rejects.toThrow("b cannot start");
+    expect(events).toEqual(["open c", "start a with c, thing undefined", "close a", "close c"]);
+  });
+});

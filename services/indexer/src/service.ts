@@ -1,0 +1,79 @@
+// The indexer as a hosted module: API v3's services (one per toncenter tag) over the ClickHouse
+// store, and, when the host supplies a liteserver pool and --index is on, the follower filling that
+// store (runIndexer) in the same process.
+import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
+import { liteClientKey } from "@tongate/liteclient";
+import { apiError, busKey, defineModule, optional } from "@tongate/runtime";
+import { type LiteProxyClient, liteProxyClient } from "./api/apiv2/lite-proxy.js";
+import { v3Implementations, V3_SERVICES } from "./api/service.js";
+import { indexOptions, indexServiceOptionsOf } from "./options.js";
+import { runIndexer, type IndexerRun } from "./run.js";
+import { openIndexStore } from "./store/migrate.js";
+import { prepareKeyIndex } from "./store/key-index/rebuild.js";
+
+export const indexService = defineModule({
+  name: "indexer",
+  services: V3_SERVICES,
+  flags: indexOptions,
+  options: indexServiceOptionsOf,
+  needs: { liteClient: optional(liteClientKey), bus: busKey },
+  async start(ctx) {
+    const o = ctx.options;
+    const store = await openIndexStore(o.store);
+    // a key index that is new beside stored rows (or of an older format) is filled from them in the
+    // background; until then the v3 reads go to ClickHouse
+    const stopRebuild = new AbortController();
+    let keyIndex = store.keys ? (store.keys.complete ? "complete" : "rebuilding") : "off";
+    const keysReady = store.keys
+      ? prepareKeyIndex(
+          store,
+          store.keys,
+          (p) => {
+            keyIndex = `rebuilding: ${p.transactions} of ${p.total} transactions`;
+            if (p.transactions % 100_000 < 5_000) ctx.log.info(p, "key index: rebuilding from ClickHouse");
+          },
+          stopRebuild.signal,
+        ).then(
+          (done) => {
+            if (done) keyIndex = "complete";
+          },
+          (err: unknown) => {
+            keyIndex = "failed";
+            ctx.log.error({ err }, "key index: the rebuild failed; API v3 reads go to ClickHouse");
+          },
+        )
+      : undefined;
+    let client: LiteProxyClient | undefined;
+    const liteProxy = () => {
+      if (client) return client;
+      const transport = ctx.transportOf?.(LiteProxy);
+      if (!transport) throw apiError(503, "lite-proxy is not reachable from the indexer (run them in one process, or give the indexer --upstream lite-proxy=URL)");
+      return (client = liteProxyClient(transport));
+    };
+    const lite = ctx.needs.liteClient;
+    let run: IndexerRun | undefined;
+    try {
+      if (lite && o.follow) {
+        run = await runIndexer({ lite, store, bus: ctx.needs.bus, network: o.network, from: o.from, startAtHead: o.startAtHead, parseWorkers: o.parseWorkers, log: ctx.log });
+      }
+    } catch (e) {
+      stopRebuild.abort();
+      await keysReady;
+      await store.close();
+      throw e;
+    }
+    return {
+      impls: v3Implementations(store, liteProxy),
+      health: () => {
+        const s = run?.status();
+        return { ok: true, detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex } };
+      },
+      async close() {
+        stopRebuild.abort();
+        await keysReady;
+        await run?.stop();
+        await store.close();
+      },
+    };
+  },
+});
