@@ -2,6 +2,7 @@
 // gRPC in their own process), `gateway` (the HTTP edge in front of upstreams),
 // `localnet` (a local chain), `index` (the chain into ClickHouse), `keys` (API keys).
 import {
+  callRegistry,
   ConfigError,
   createLogger,
   logFormatOf,
@@ -12,7 +13,9 @@ import {
   serveMetrics,
   usage,
   type Logger,
+  type MetricsSource,
   type OptionSpec,
+  type ServiceHost,
 } from "@tongate/runtime";
 import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
 import { readFile, writeFile } from "node:fs/promises";
@@ -145,7 +148,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         if (o.ratelimit === undefined && o["keyless-loopback"] === undefined) o = { ...o, "keyless-loopback": "off" };
       }
       const hosted = await startHost(serviceModules, o, log);
-      const gateway = await startGateway(o, log, hosted.upstreams(), hosted.health());
+      const gateway = await startGateway(o, log, hosted.upstreams(), hosted);
       banner(o, log, gateway.url, localnet);
       return async () => {
         await gateway.stop();
@@ -165,6 +168,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       { name: "service", repeated: true, description: `service to run (${serviceModules.map((s) => s.name).join(", ")})` },
       { name: "listen", default: "127.0.0.1:9090", description: "HOST:PORT of the gRPC server" },
       { name: "upstream", repeated: true, description: "NAME=URL of a service these services call that runs elsewhere (e.g. lite-proxy for the indexer's v2-style methods)" },
+      { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics (the calls' and the services' own) and /healthz of these services (default: off)" },
       networkOption(),
       chainOption,
       ...rateLimitFlags(true),
@@ -176,7 +180,10 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       const hosted = await startHost(names.map(findService), o, log, upstreamsOf(o));
       const server = await hosted.serveGrpc(parseListen(o.listen as string));
       log.info({ services: names, listen: `${server.address.host}:${server.address.port}` }, "services listening (gRPC)");
+      const metrics = o["metrics-listen"] ? await serveMetrics(parseListen(o["metrics-listen"] as string), servedMetrics(hosted), hosted.health()) : undefined;
+      if (metrics) log.info({ url: `http://${metrics.address.host}:${metrics.address.port}/metrics` }, "metrics listening");
       return async () => {
+        await metrics?.close();
         await server.close();
         await hosted.close();
       };
@@ -205,7 +212,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         remote,
       );
       upstreams.push(...hosted.upstreams());
-      const gateway = await startGateway(o, log, upstreams, hosted.health());
+      const gateway = await startGateway(o, log, upstreams, hosted);
       return async () => {
         await gateway.stop();
         await hosted.close();
@@ -213,6 +220,15 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
     },
   },
 };
+
+/** The Prometheus text of a `serve` process: its calls' metrics and its services' own. */
+function servedMetrics(hosted: ServiceHost): MetricsSource {
+  const registries = [callRegistry, ...hosted.metrics()];
+  return {
+    contentType: callRegistry.contentType,
+    metrics: async () => (await Promise.all(registries.map((r) => r.metrics()))).join("\n"),
+  };
+}
 
 /** `tongate index`: the chain, the store, the bus and the metrics server around the indexer's runIndexer. */
 async function indexCommand(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> {
@@ -257,10 +273,11 @@ async function indexCommand(o: Record<string, unknown>, log: Logger): Promise<()
   }
 }
 
-async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], health: GatewayOptions["health"]): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], hosted: ServiceHost): Promise<{ url: string; stop: () => Promise<void> }> {
   const gateway = new Gateway({
     upstreams,
-    health,
+    health: hosted.health(),
+    serviceMetrics: hosted.metrics(),
     log: log.child({ component: "gateway" }),
     callTimeoutMs: Number(o["call-timeout-ms"]),
     maxBodyBytes: Number(o["max-body-bytes"]),

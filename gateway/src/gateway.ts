@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DescService, JsonValue } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
+import type { Registry } from "prom-client";
 import type { Logger } from "@tongate/runtime";
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { AnswerCache, type AnswerCacheOptions } from "./cache.js";
@@ -43,6 +44,8 @@ export interface GatewayOptions {
   cache?: AnswerCacheOptions;
   /** Answers /healthz: true when every dependency is ready. */
   health?: () => Promise<{ ok: boolean; detail?: JsonValue }>;
+  /** The metrics of the services in this process, shown on /metrics with the gateway's. */
+  serviceMetrics?: readonly Registry[];
   /** Rate limits and API keys by the RateLimit upstream (which must be among `upstreams`); off without it. */
   rateLimit?: RateLimitOptions;
 }
@@ -57,6 +60,7 @@ export class Gateway {
     for (const u of opts.upstreams) transports.set(u.service, u.transport);
     this.routes = buildRoutes(opts.upstreams.map((u) => u.service));
     const timeoutMs = opts.callTimeoutMs ?? 10_000;
+    this.metrics.include(opts.serviceMetrics ?? []);
     let cache: AnswerCache | undefined;
     if (opts.cache && opts.cache.maxBytes > 0) {
       const c = new AnswerCache(opts.upstreams.flatMap((u) => u.service.methods), opts.cache);

@@ -42,6 +42,16 @@ export class GatewayMetrics {
     for (const m of callMetrics) this.registry.registerMetric(m);
   }
 
+  /** Shows the metrics of `registries` (the services in this process) on this /metrics too. */
+  include(registries: readonly Registry[]): void {
+    for (const r of registries) {
+      for (const { name } of r.getMetricsAsArray()) {
+        const m = r.getSingleMetric(name);
+        if (m) this.registry.registerMetric(m);
+      }
+    }
+  }
+
   observe(route: string, method: string, status: number, seconds: number): void {
     const s = String(status);
     this.requests.inc({ route, method, status: s });

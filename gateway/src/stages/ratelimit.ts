@@ -19,7 +19,9 @@ export function rateLimitStage(o: { limiter: RateLimiter; docs: ApiDocs; metrics
   };
   const limiterFailed = (err: unknown): Admission => {
     o.metrics.rateLimitDecision(undefined);
-    const { status, message } = o.classify(err, undefined);
+    const { status, message, retryAfterS } = o.classify(err, undefined);
+    // The limiter answered that it cannot decide now (--ratelimit-outage deny while NATS is down).
+    if (retryAfterS !== undefined) return { status, message, headers: { "retry-after": String(retryAfterS) }, outcome: Decision_Outcome.UNSPECIFIED };
     return { status, message: `the rate limiter did not answer: ${message}`, headers: {}, outcome: Decision_Outcome.UNSPECIFIED };
   };
   /** Takes `cost` tokens of the client's limit; a failure to reach the limiter refuses the request. */

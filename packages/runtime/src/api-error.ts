@@ -5,6 +5,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 
 export const HTTP_STATUS_KEY = "tongate-http-status";
+/** Seconds a refused client should wait (a 503 of a dependency that is down): the gateway's Retry-After. */
+export const RETRY_AFTER_KEY = "tongate-retry-after";
 
 const codeForStatus = (status: number): Code => {
   switch (status) {
@@ -34,9 +36,10 @@ const codeForStatus = (status: number): Code => {
 };
 
 /** An error with the HTTP status toncenter would answer and a message for a person. */
-export function apiError(status: number, message: string): ConnectError {
+export function apiError(status: number, message: string, o: { retryAfterS?: number } = {}): ConnectError {
   const err = new ConnectError(message, codeForStatus(status));
   err.metadata.set(HTTP_STATUS_KEY, String(status));
+  if (o.retryAfterS !== undefined) err.metadata.set(RETRY_AFTER_KEY, String(o.retryAfterS));
   return err;
 }
 
@@ -56,9 +59,10 @@ const statusForCode: Partial<Record<Code, number>> = {
 };
 
 /** The HTTP status and message of any error thrown by a service call. */
-export function httpStatusOf(err: unknown): { status: number; message: string } {
+export function httpStatusOf(err: unknown): { status: number; message: string; retryAfterS?: number } {
   const ce = ConnectError.from(err);
   const given = Number(ce.metadata.get(HTTP_STATUS_KEY));
   const status = Number.isInteger(given) && given >= 400 && given <= 599 ? given : statusForCode[ce.code] ?? 500;
-  return { status, message: ce.rawMessage };
+  const retryAfter = Number(ce.metadata.get(RETRY_AFTER_KEY) ?? NaN);
+  return { status, message: ce.rawMessage, ...(Number.isInteger(retryAfter) && retryAfter >= 0 ? { retryAfterS: retryAfter } : {}) };
 }

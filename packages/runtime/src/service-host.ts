@@ -6,6 +6,7 @@ import type { DescService, JsonValue } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import { busKey, openBus } from "./bus.js";
 import { inProcessTransport, remoteTransport, serveGrpc, type GrpcServer } from "./host.js";
+import type { Registry } from "prom-client";
 import type { Logger } from "./log.js";
 import { healthOf, type RawOptions, type ResourceKey, type RunningService, type ServiceModule } from "./service.js";
 
@@ -105,6 +106,11 @@ export class ServiceHost {
   /** /healthz of the services here. */
   health(): () => Promise<{ ok: boolean; detail?: JsonValue }> {
     return healthOf(this.services);
+  }
+
+  /** The metrics of the services here (each service's own registry), for the /metrics of this process. */
+  metrics(): Registry[] {
+    return this.services.flatMap(({ running }) => (running.metrics ? [running.metrics] : []));
   }
 
   /** Serves the services here over gRPC (and Connect) on `listen`. */

@@ -5,6 +5,7 @@
 import type { DescMethod, DescService, JsonValue } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext, ServiceImpl, Transport } from "@connectrpc/connect";
 import { ConfigError, type OptionSpec } from "./config.js";
+import type { Registry } from "prom-client";
 import type { Logger } from "./log.js";
 
 /** The flag/env record of a command (parseOptions), plus values a composition root sets in process. */
@@ -87,6 +88,8 @@ export interface RunningService {
   impls: ServiceImplementation[];
   /** Readiness and state, for /healthz when the service runs in the gateway's process. */
   health?(): ServiceHealth;
+  /** The service's own metrics, for the /metrics of the process that hosts it. */
+  metrics?: Registry;
   /** Releases connections and timers; called on shutdown. */
   close?(): Promise<void>;
 }

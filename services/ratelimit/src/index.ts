@@ -4,11 +4,14 @@
 // in memory (one process: every gateway that leases from it shares them; or NATS
 // JetStream KV with --nats-url), keys in <data-dir>/api-keys.json (or memory).
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
+import type { JsonValue } from "@bufbuild/protobuf";
 import { ConfigError, defineService, type OptionSpec, type RawOptions } from "@tongate/runtime";
 import { adminMethods, resolveAdminToken } from "./admin.js";
 import { MemoryBucketStore, type BucketStore } from "./bucket-store.js";
 import { KeyStore } from "./key-store.js";
 import { Limiter } from "./limiter.js";
+import { RateLimitMetrics } from "./metrics.js";
+import { OUTAGE_POLICIES, type OutagePolicy } from "./nats-store.js";
 import { limitsFromOptions, type Limits } from "./plans.js";
 
 export { KeyStore, hashSecret, idOfHash, KEYS_FILE, type KeyRecord } from "./key-store.js";
@@ -16,6 +19,7 @@ export { Limiter, LEASE_VALID_MS, UNKNOWN_KEY_REASON } from "./limiter.js";
 export { DEFAULT_PLANS, DEFAULT_KEYLESS_RPS, CUSTOM_PLAN, limitsFromOptions, parseLimits, type Limits } from "./plans.js";
 export { MemoryBucketStore, type BucketStore } from "./bucket-store.js";
 export { ADMIN_TOKEN_FILE, ADMIN_TOKEN_ERROR } from "./admin.js";
+export { OUTAGE_RETRY_AFTER_S, type OutagePolicy } from "./nats-store.js";
 
 /** The command-line options the service reads (`data-dir` is shared with localnet under `start`). */
 export const rateLimitOptions: OptionSpec[] = [
@@ -26,6 +30,11 @@ export const rateLimitOptions: OptionSpec[] = [
   { name: "keyless-loopback", description: "ratelimit: on: keyless clients on loopback are limited as any other; off: they are not (default on; `tongate start` on a localnet: off unless --ratelimit on)" },
   { name: "nats-url", description: "ratelimit: keep the buckets in NATS JetStream KV at this URL, shared by several ratelimit processes (default: memory)" },
   { name: "nats-kv-bucket", default: "tongate_ratelimit", description: "ratelimit: the JetStream KV bucket (in the server's memory) that --nats-url keeps the buckets in" },
+  {
+    name: "ratelimit-outage",
+    default: "local",
+    description: "ratelimit: while NATS (--nats-url) is down: local = each ratelimit replica limits with its own buckets at each key's rate (over-admission up to the number of replicas); deny = counted requests get 503 with Retry-After",
+  },
 ];
 
 /** An option given as kebab-case (flags) or camelCase (in-process callers). */
@@ -47,6 +56,8 @@ export interface RateLimitOptions {
   /** NATS JetStream KV keeps the buckets (shared by several ratelimit processes); memory when absent. */
   natsUrl: string | undefined;
   natsKvBucket: string | undefined;
+  /** What limits while NATS is down. */
+  outage: OutagePolicy;
   /** The clock of the buckets and keys (a test's fake clock in process; Date.now otherwise). */
   now: () => number;
 }
@@ -59,8 +70,15 @@ export function rateLimitOptionsOf(o: RawOptions): RateLimitOptions {
     limits: limitsFromOptions({ config: option(o, "ratelimit-config"), keylessRps: option(o, "keyless-rps"), keylessLoopback: option(o, "keyless-loopback") }),
     natsUrl: option(o, "nats-url"),
     natsKvBucket: option(o, "nats-kv-bucket"),
+    outage: outagePolicyOf(option(o, "ratelimit-outage") ?? "local"),
     now: typeof clock === "function" ? () => Number(clock()) : Date.now,
   };
+}
+
+function outagePolicyOf(v: string): OutagePolicy {
+  const p = OUTAGE_POLICIES.find((x) => x === v);
+  if (!p) throw new ConfigError(`--ratelimit-outage ${v}: expected ${OUTAGE_POLICIES.join(" or ")}`);
+  return p;
 }
 
 export const rateLimitService = defineService({
@@ -76,10 +94,14 @@ export const rateLimitService = defineService({
       now,
       onReloadError: (err) => ctx.log.error({ err }, "API keys file changed but cannot be read; the keys read before stay in force"),
     });
+    const metrics = new RateLimitMetrics();
     let buckets: BucketStore;
+    let health: (() => JsonValue) | undefined;
     if (natsUrl) {
       const { NatsBucketStore } = await import("./nats-store.js");
-      buckets = await NatsBucketStore.connect(natsUrl, ctx.log, ctx.options.natsKvBucket);
+      const store = await NatsBucketStore.connect({ url: natsUrl, log: ctx.log, bucket: ctx.options.natsKvBucket, outage: ctx.options.outage, now, metrics });
+      health = () => ({ nats: store.health() });
+      buckets = store;
     } else {
       buckets = new MemoryBucketStore(now);
     }
@@ -87,6 +109,9 @@ export const rateLimitService = defineService({
     const adminToken = resolveAdminToken({ token: ctx.options.adminToken, dataDir }, ctx.log);
     ctx.log.debug({ keylessRps: limits.keylessRps, keylessLoopback: limits.keylessLoopback ?? true, plans: limits.plans, keys: keys.file ?? "memory", buckets: natsUrl ?? "memory" }, "ratelimit ready");
     return {
+      metrics: metrics.registry,
+      // Always ok: while NATS is down the outage policy answers (the detail says which).
+      health: health && (() => ({ ok: true, detail: health() })),
       impl: {
         async check(req) {
           return { decision: await limiter.check(req.client, req.cost) };

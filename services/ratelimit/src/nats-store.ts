@@ -6,9 +6,18 @@
 // entries forgotten after an hour untouched (a bucket refills within seconds, so a
 // forgotten one is a full one). Replicas' clocks should agree within a few ms; a
 // bucket never refills backwards when they do not.
-import { connect, StorageType, type KV, type NatsConnection, type NatsError } from "nats";
+//
+// When NATS is down (issue 16) no request waits for it (NatsLink knows): the
+// outage policy answers — "local": this replica's own buckets at each key's rate
+// (over-admission bounded by the number of replicas), "deny": 503 with
+// Retry-After. When NATS is back, the link recreates the KV bucket (a restarted
+// server lost it: it lives in memory) and shared limiting resumes; the local
+// buckets are dropped.
+import { StorageType, type KV, type NatsConnection, type NatsError } from "nats";
 import { apiError, ConfigError, type Logger } from "@tongate/runtime";
-import type { BucketStore } from "./bucket-store.js";
+import { NatsDownError, NatsLink, type NatsState } from "@tongate/runtime/nats";
+import { MemoryBucketStore, type BucketStore } from "./bucket-store.js";
+import type { RateLimitMetrics } from "./metrics.js";
 import type { BucketState, Rate, Take } from "./token-bucket.js";
 
 export const NATS_KV_BUCKET = "tongate_ratelimit";
@@ -16,35 +25,75 @@ const IDLE_TTL_MS = 60 * 60 * 1000;
 const MAX_ATTEMPTS = 32;
 /** JetStream's "wrong last sequence": the entry changed since it was read. */
 const WRONG_LAST_SEQUENCE = 10071;
+/** A KV call the server does not answer within this fails (and the link prepares again): requests never wait longer. */
+const KV_TIMEOUT_MS = 1000;
+/** What `deny` asks clients to wait: the link retries within about this. */
+export const OUTAGE_RETRY_AFTER_S = 2;
+
+export const OUTAGE_POLICIES = ["local", "deny"] as const;
+export type OutagePolicy = (typeof OUTAGE_POLICIES)[number];
 
 /** KV keys allow [-/_=.a-zA-Z0-9]; bucket ids hold ':' (and IPv6 addresses). */
 const kvKey = (id: string) => "b." + Buffer.from(id, "utf8").toString("base64url");
 
-export class NatsBucketStore implements BucketStore {
-  private constructor(
-    private readonly nc: NatsConnection,
-    private readonly kv: KV,
-  ) {}
+export interface NatsStoreOptions {
+  url: string;
+  log: Logger;
+  bucket?: string;
+  outage: OutagePolicy;
+  now: () => number;
+  metrics: RateLimitMetrics;
+}
 
-  static async connect(url: string, log: Logger, bucket = NATS_KV_BUCKET): Promise<NatsBucketStore> {
-    let nc: NatsConnection;
-    try {
-      nc = await connect({ servers: url.split(",").map((s) => s.trim()), name: "tongate-ratelimit", maxReconnectAttempts: -1 });
-    } catch (e) {
-      throw new ConfigError(`--nats-url ${url}: ${(e as Error).message}`);
-    }
-    let kv: KV;
-    try {
-      kv = await nc.jetstream().views.kv(bucket, { history: 1, ttl: IDLE_TTL_MS, storage: StorageType.Memory });
-    } catch (e) {
-      await nc.close();
-      throw new ConfigError(`--nats-url ${url}: JetStream KV "${bucket}": ${(e as Error).message} (is the server started with JetStream, -js?)`);
-    }
-    log.info({ nats: url, kv: bucket }, "ratelimit buckets in NATS JetStream KV");
-    return new NatsBucketStore(nc, kv);
+export class NatsBucketStore implements BucketStore {
+  private kv!: KV;
+  /** This replica's buckets while NATS is down ("local"); a fresh set for every outage. */
+  private local: MemoryBucketStore | undefined;
+  private link!: NatsLink;
+
+  private constructor(private readonly o: NatsStoreOptions) {}
+
+  static async connect(o: NatsStoreOptions): Promise<NatsBucketStore> {
+    const store = new NatsBucketStore(o);
+    const bucket = o.bucket ?? NATS_KV_BUCKET;
+    store.link = await NatsLink.connect(o.url, {
+      name: "tongate-ratelimit",
+      log: o.log,
+      // (Re)creates the bucket: views.kv adds the stream when the server has none (first start, restart).
+      prepare: async (nc: NatsConnection) => {
+        try {
+          store.kv = await nc.jetstream({ timeout: KV_TIMEOUT_MS }).views.kv(bucket, { history: 1, ttl: IDLE_TTL_MS, storage: StorageType.Memory });
+        } catch (e) {
+          throw new ConfigError(`--nats-url ${o.url}: JetStream KV "${bucket}": ${(e as Error).message} (is the server started with JetStream, -js?)`);
+        }
+      },
+      onState: (state, previous) => store.changed(state, previous),
+    });
+    o.metrics.watchNats(() => store.link.state);
+    o.log.info({ nats: o.url, kv: bucket, outage: o.outage }, "ratelimit buckets in NATS JetStream KV");
+    return store;
   }
 
-  async update(id: string, _rate: Rate, step: (state: BucketState | undefined) => Take): Promise<Take> {
+  /** For /healthz. */
+  health() {
+    return { ...this.link.health(), outagePolicy: this.o.outage };
+  }
+
+  async update(id: string, rate: Rate, step: (state: BucketState | undefined) => Take): Promise<Take> {
+    if (this.link.up) {
+      try {
+        const t = await this.link.run(() => this.shared(id, step));
+        // contention is the shared store's answer, not an outage
+        if (t === "contended") throw apiError(503, `rate-limit bucket ${id} is contended; try again`);
+        return t;
+      } catch (e) {
+        if (!(e instanceof NatsDownError) && this.link.up) throw e;
+      }
+    }
+    return this.outage(id, rate, step);
+  }
+
+  private async shared(id: string, step: (state: BucketState | undefined) => Take): Promise<Take | "contended"> {
     const key = kvKey(id);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await this.kv.get(key);
@@ -58,10 +107,30 @@ export class NatsBucketStore implements BucketStore {
         if ((e as NatsError).api_error?.err_code !== WRONG_LAST_SEQUENCE) throw e;
       }
     }
-    throw apiError(503, `rate-limit bucket ${id} is contended; try again`);
+    return "contended";
+  }
+
+  private async outage(id: string, rate: Rate, step: (state: BucketState | undefined) => Take): Promise<Take> {
+    if (this.o.outage === "deny") {
+      this.o.metrics.outageDecision("deny", "unavailable");
+      throw apiError(503, "rate limits are shared through NATS, which is unreachable; try again shortly", { retryAfterS: OUTAGE_RETRY_AFTER_S });
+    }
+    this.local ??= new MemoryBucketStore(this.o.now);
+    const t = await this.local.update(id, rate, step);
+    this.o.metrics.outageDecision("local", t.ok ? "allowed" : "limited");
+    return t;
+  }
+
+  private changed(state: NatsState, previous: NatsState): void {
+    if (previous === "up") {
+      this.o.log.warn({ nats: this.o.url, state, policy: this.o.outage }, this.o.outage === "local" ? "NATS unreachable: rate limits are per replica until it returns" : "NATS unreachable: counted requests are refused (503) until it returns");
+    } else if (state === "up") {
+      this.local = undefined;
+      this.o.log.info({ nats: this.o.url }, "NATS is back: rate limits are shared again");
+    }
   }
 
   async close(): Promise<void> {
-    await this.nc.drain();
+    await this.link.close();
   }
 }
