@@ -1,6 +1,7 @@
 // A real nats-server with JetStream (Debian's package; .ci/run installs it) on an ephemeral loopback
 // port, its store in a temporary directory. `hasNats` is false where the binary is missing: tests
-// that need it skip.
+// that need it skip. An outage is `halt()` then `resume()`: the same port, the same store directory
+// or a fresh one.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,15 +11,19 @@ export const hasNats = spawnSync("nats-server", ["--version"]).status === 0;
 
 export interface NatsServer {
   url: string;
-  /** the server's JetStream store directory (kept across restart()) */
+  /** the server's JetStream store directory (kept across halt() and resume(), unless resumed fresh) */
   dir: string;
+  /** Stops the server for good and removes its store. */
   stop(): Promise<void>;
+  /** Stops the server (SIGTERM, or SIGKILL with `kill`), keeping its port and store for resume(). */
+  halt(o?: { kill?: boolean }): Promise<void>;
+  /** Starts it again on the same port; `fresh`: with a new, empty store directory. */
+  resume(o?: { fresh?: boolean }): Promise<void>;
 }
 
-export async function startNatsServer(): Promise<NatsServer> {
-  const dir = mkdtempSync(join(tmpdir(), "tongate-nats-"));
-  const server: ChildProcess = spawn("nats-server", ["-js", "-a", "127.0.0.1", "-p", "-1", "-sd", dir], { stdio: ["ignore", "pipe", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
+function launch(dir: string, port: number): Promise<{ child: ChildProcess; url: string }> {
+  const child: ChildProcess = spawn("nats-server", ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", dir], { stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`nats-server did not start:\n${out}`)), 10_000);
     const onData = (d: Buffer) => {
@@ -26,23 +31,52 @@ export async function startNatsServer(): Promise<NatsServer> {
       const m = /Listening for client connections on ([\d.]+:\d+)/.exec(out);
       if (m && /Server is ready/.test(out)) {
         clearTimeout(timer);
-        resolve(`nats://${m[1]}`);
+        resolve({ child, url: `nats://${m[1]}` });
       }
     };
-    server.stdout!.on("data", onData);
-    server.stderr!.on("data", onData);
-    server.once("exit", (code) => (clearTimeout(timer), reject(new Error(`nats-server exited ${code}:\n${out}`))));
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`nats-server exited ${code}:\n${out}`))));
   });
-  return {
+}
+
+async function halt(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill(signal);
+  await exited;
+}
+
+export async function startNatsServer(): Promise<NatsServer> {
+  const dirs = [mkdtempSync(join(tmpdir(), "tongate-nats-"))];
+  let { child, url } = await launch(dirs[0]!, -1);
+  const port = Number(url.split(":").pop());
+  const server: NatsServer = {
     url,
-    dir,
+    dir: dirs[0]!,
     async stop() {
-      if (server.exitCode === null) {
-        const exited = new Promise((r) => server.once("exit", r));
-        server.kill("SIGTERM");
-        await exited;
+      await halt(child, "SIGTERM");
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    },
+    async halt(o = {}) {
+      await halt(child, o.kill ? "SIGKILL" : "SIGTERM");
+    },
+    async resume(o = {}) {
+      if (o.fresh) {
+        dirs.push(mkdtempSync(join(tmpdir(), "tongate-nats-")));
+        server.dir = dirs.at(-1)!;
       }
-      rmSync(dir, { recursive: true, force: true });
+      // the port may linger in TIME_WAIT for a moment on a loaded machine: retry briefly
+      for (let attempt = 0; ; attempt++) {
+        try {
+          ({ child, url } = await launch(server.dir, port));
+          return;
+        } catch (e) {
+          if (attempt >= 20) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
     },
   };
+  return server;
 }
