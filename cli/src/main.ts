@@ -247,7 +247,7 @@ async function indexCommand(o: Record<string, unknown>, log: Logger): Promise<()
     opened.push(store);
     // an index to write must be complete first: build it from the rows already stored
     if (store.keys && !(await prepareKeyIndex(store, store.keys, (p) => log.info(p, "key index: rebuilding from ClickHouse")))) throw new Error("key index: the rebuild stopped");
-    const bus = await openBus({ natsUrl: options.natsUrl, name: "tongate-indexer" });
+    const bus = await openBus({ natsUrl: options.natsUrl, name: "tongate-indexer", log: log.child({ component: "bus" }) });
     opened.push(bus);
     const metrics = new IndexerMetrics();
     if (options.metricsListen) {

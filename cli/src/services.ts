@@ -28,12 +28,12 @@ export function upstreamsOf(o: RawOptions): { name: string; services: readonly D
 }
 
 /** What a host supplies on these options: the liteserver pool of the chain they name, the event bus (NATS with --nats-url). */
-export function provisionsOf(o: RawOptions): Provision<Closable>[] {
+export function provisionsOf(o: RawOptions, log?: Logger): Provision<Closable>[] {
   const natsUrl = typeof o["nats-url"] === "string" ? o["nats-url"] : undefined;
-  return [liteClientProvision(o), provide(busKey, () => openBus({ natsUrl, name: "tongate" }))];
+  return [liteClientProvision(o), provide(busKey, () => openBus({ natsUrl, name: "tongate", log: log?.child({ component: "bus" }) }))];
 }
 
 /** Starts `modules` in this process on a command's options; the services in `remote` are reached over gRPC. */
 export function startHost(modules: readonly ServiceModule[], o: RawOptions, log: Logger, remote: readonly { services: readonly DescService[]; url: string }[] = []): Promise<ServiceHost> {
-  return ServiceHost.start(modules, { log, options: o, provide: provisionsOf(o), remote });
+  return ServiceHost.start(modules, { log, options: o, provide: provisionsOf(o, log), remote });
 }

@@ -3,6 +3,7 @@
 // liteserver), fail-over and archival retries, and the sendMessage fan-out. The rules follow toncenter's
 // references (../shared/reference/v2-api.md §4.4–4.6); see consensus.ts and liteserver.ts.
 import { EventEmitter } from "node:events";
+import type { DependencyHealth } from "@tongate/runtime";
 import { liteApi, type TlObject } from "@tongate/tl";
 import type { LiteAnswer, LiteCall, LiteQueryName } from "./lite-api.js";
 import { liteserversFromGlobalConfig, type LiteserverAddress } from "./config.js";
@@ -279,6 +280,12 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
       liteservers,
       counters: { ...this.counters },
     };
+  }
+
+  /** The liteservers as a dependency on /healthz: ok while one is alive. */
+  health(): DependencyHealth {
+    const s = this.status();
+    return { name: "liteservers", ok: s.alive > 0, detail: { alive: s.alive, total: s.total, line: this.statusLine(), consensusSeqno: s.consensus?.seqno ?? null } };
   }
 
   /** toncenter CPP's one-line state: `[A0][a1][.]` (A archival alive, a alive, digit = lag, `.` down). */

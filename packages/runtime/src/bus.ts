@@ -6,7 +6,8 @@
 //   when asked for), a stream over `tongate.>`, so subscribers may also replay.
 // Subjects are NATS subjects: tokens separated by '.', `*` matches one token and `>` the rest (in
 // subscriptions only). Events are named `tongate.<network>.<event>` (e.g. tongate.mainnet.blocks.indexed).
-import { resourceKey } from "./service.js";
+import type { Logger } from "./log.js";
+import { resourceKey, type DependencyHealth } from "./service.js";
 
 export interface BusMessage {
   subject: string;
@@ -38,6 +39,8 @@ export interface EventBus {
   /** Messages on subjects matching `subject`, to `handler` one at a time in order. */
   subscribe(subject: string, handler: (m: BusMessage) => void | Promise<void>, options?: SubscribeOptions): Promise<Subscription>;
   close(): Promise<void>;
+  /** The broker's state for /healthz (NATS); the in-process bus has none. */
+  health?(): DependencyHealth;
 }
 
 /** The event bus a host hands the services that need one (in process unless the command provides NATS). */
@@ -125,6 +128,8 @@ export interface OpenBusOptions {
   stream?: string;
   /** connection name shown by the server */
   name?: string;
+  /** where the connection's outages and returns are logged */
+  log?: Logger;
 }
 
 /** The bus a deployment asked for: NATS JetStream with `natsUrl`, otherwise in process. */

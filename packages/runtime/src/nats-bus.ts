@@ -3,57 +3,74 @@
 // publish waits for the stream's ack and carries the message id as `Nats-Msg-Id`, so a message
 // published again within the window (a block re-published after a crash) is stored once.
 // A subscription is an ordered consumer (ephemeral, flow-controlled, resumes after reconnects).
-import { connect, consumerOpts, RetentionPolicy, StorageType, type JetStreamClient, type NatsConnection } from "nats";
+// The connection is a NatsLink (issue 16): it reconnects with backoff by itself, recreates the
+// stream when a restarted server has none (a fresh store), and while NATS is down publish fails at
+// once (NatsDownError) instead of waiting for an ack that cannot come.
+import { consumerOpts, RetentionPolicy, StorageType, type JetStreamClient, type NatsConnection } from "nats";
 import { ConfigError } from "./config.js";
 import type { BusMessage, EventBus, OpenBusOptions, PublishOptions, SubscribeOptions, Subscription } from "./bus.js";
+import { createLogger } from "./log.js";
+import { NatsLink } from "./nats-link.js";
+import type { DependencyHealth } from "./service.js";
 
 export const EVENTS_STREAM = "TONGATE_EVENTS";
 export const EVENTS_SUBJECTS = ["tongate.>"];
 const NS_PER_MS = 1_000_000;
+/** A publish whose ack does not come within this fails (the caller retries). */
+const PUBLISH_TIMEOUT_MS = 2000;
+
+/** Creates the stream unless the server has it. */
+async function ensureStream(nc: NatsConnection, stream: string): Promise<void> {
+  const jsm = await nc.jetstreamManager({ timeout: PUBLISH_TIMEOUT_MS });
+  try {
+    await jsm.streams.info(stream);
+  } catch {
+    await jsm.streams.add({
+      name: stream,
+      subjects: EVENTS_SUBJECTS,
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: 7 * 24 * 3600 * 1000 * NS_PER_MS,
+      max_bytes: 1 << 30,
+      duplicate_window: 120_000 * NS_PER_MS,
+    });
+  }
+}
 
 export class NatsBus implements EventBus {
   private readonly js: JetStreamClient;
 
   private constructor(
-    private readonly nc: NatsConnection,
+    private readonly link: NatsLink,
     private readonly stream: string,
   ) {
-    this.js = nc.jetstream();
+    this.js = link.nc.jetstream({ timeout: PUBLISH_TIMEOUT_MS });
   }
 
   static async connect(url: string, options: OpenBusOptions = {}): Promise<NatsBus> {
     const stream = options.stream ?? EVENTS_STREAM;
-    let nc: NatsConnection;
-    try {
-      nc = await connect({ servers: url.split(",").map((s) => s.trim()), name: options.name ?? "tongate", maxReconnectAttempts: -1 });
-    } catch (e) {
-      throw new ConfigError(`--nats-url ${url}: ${(e as Error).message}`);
-    }
-    try {
-      const jsm = await nc.jetstreamManager();
-      const config = {
-        name: stream,
-        subjects: EVENTS_SUBJECTS,
-        retention: RetentionPolicy.Limits,
-        storage: StorageType.File,
-        max_age: 7 * 24 * 3600 * 1000 * NS_PER_MS,
-        max_bytes: 1 << 30,
-        duplicate_window: 120_000 * NS_PER_MS,
-      };
-      try {
-        await jsm.streams.info(stream);
-      } catch {
-        await jsm.streams.add(config);
-      }
-    } catch (e) {
-      await nc.close();
-      throw new ConfigError(`--nats-url ${url}: JetStream stream "${stream}": ${(e as Error).message} (is the server started with JetStream, -js?)`);
-    }
-    return new NatsBus(nc, stream);
+    const log = options.log ?? createLogger({ level: "silent" });
+    const link = await NatsLink.connect(url, {
+      name: options.name ?? "tongate",
+      log,
+      prepare: async (nc) => {
+        try {
+          await ensureStream(nc, stream);
+        } catch (e) {
+          throw new ConfigError(`--nats-url ${url}: JetStream stream "${stream}": ${(e as Error).message} (is the server started with JetStream, -js?)`);
+        }
+      },
+      onState: (state, previous) => {
+        if (previous === "up") log.warn({ nats: url, state }, "NATS unreachable: events wait until it returns");
+        else if (state === "up") log.info({ nats: url }, "NATS is back");
+      },
+    });
+    return new NatsBus(link, stream);
   }
 
+  /** Fails at once (NatsDownError) while NATS is down. */
   async publish(subject: string, data: Uint8Array, options: PublishOptions = {}): Promise<void> {
-    await this.js.publish(subject, data, options.id === undefined ? undefined : { msgID: options.id });
+    await this.link.run(() => this.js.publish(subject, data, options.id === undefined ? undefined : { msgID: options.id }));
   }
 
   async subscribe(subject: string, handler: (m: BusMessage) => void | Promise<void>, options: SubscribeOptions = {}): Promise<Subscription> {
@@ -74,7 +91,12 @@ export class NatsBus implements EventBus {
     };
   }
 
+  health(): DependencyHealth {
+    const h = this.link.health();
+    return { name: "nats", ok: h.state === "up", detail: { url: this.link.url, stream: this.stream, ...h } };
+  }
+
   async close(): Promise<void> {
-    await this.nc.drain();
+    await this.link.close();
   }
 }

@@ -29,7 +29,7 @@ export interface NatsLinkOptions {
   log: Logger;
   /** What must exist on the server before the link is up; run after every (re)connection, retried with backoff. */
   prepare?: (nc: NatsConnection) => Promise<void>;
-  /** Told of every state change (e.g. to log or count outages). */
+  /** Told of every state change but closing (e.g. to log or count outages). */
   onState?: (state: NatsState, previous: NatsState) => void;
 }
 
@@ -136,7 +136,8 @@ export class NatsLink {
       this.fail(new NatsDownError(state));
       this.arm();
     }
-    this.options.onState?.(state, previous);
+    // closed is only ever our own doing (the client reconnects forever): nothing to tell
+    if (state !== "closed") this.options.onState?.(state, previous);
   }
 
   private async watch(reconnected: () => void): Promise<void> {

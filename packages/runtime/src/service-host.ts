@@ -8,11 +8,13 @@ import { busKey, openBus } from "./bus.js";
 import { inProcessTransport, remoteTransport, serveGrpc, type GrpcServer } from "./host.js";
 import type { Registry } from "prom-client";
 import type { Logger } from "./log.js";
-import { healthOf, type RawOptions, type ResourceKey, type RunningService, type ServiceModule } from "./service.js";
+import { healthOf, type DependencyHealth, type RawOptions, type ResourceKey, type RunningService, type ServiceModule } from "./service.js";
 
 /** A resource the host owns once opened: it closes it after the services that use it. */
 export interface Closable {
   close(): Promise<void>;
+  /** Its state, when it is a dependency worth showing on /healthz. */
+  health?(): DependencyHealth;
 }
 
 /** How a host opens the value of a key; undefined: it has none (e.g. no chain configured). */
@@ -103,9 +105,24 @@ export class ServiceHost {
     return this.services.flatMap(({ module, running }) => module.services.map((service) => ({ service, transport: inProcessTransport(service, running) })));
   }
 
-  /** /healthz of the services here. */
+  /**
+   * /healthz of the services here, and the state of each dependency opened for them. A dependency
+   * that is down does not make the process unhealthy by itself: the services decide (e.g. ratelimit
+   * keeps answering without NATS, lite-proxy not without a liteserver).
+   */
   health(): () => Promise<{ ok: boolean; detail?: JsonValue }> {
-    return healthOf(this.services);
+    const services = healthOf(this.services);
+    return async () => {
+      const h = await services();
+      const dependencies: Record<string, JsonValue> = {};
+      for (const r of this.opened) {
+        const d = r.health?.();
+        if (d) dependencies[d.name] = { ok: d.ok, ...(d.detail !== undefined ? { detail: d.detail } : {}) };
+      }
+      if (Object.keys(dependencies).length === 0) return h;
+      const detail = h.detail !== undefined && typeof h.detail === "object" && h.detail !== null && !Array.isArray(h.detail) ? h.detail : {};
+      return { ok: h.ok, detail: { ...detail, dependencies } };
+    };
   }
 
   /** The metrics of the services here (each service's own registry), for the /metrics of this process. */

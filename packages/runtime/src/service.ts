@@ -56,6 +56,14 @@ export interface ServiceHealth {
   detail?: JsonValue;
 }
 
+/** The state of a dependency (NATS, the liteservers), as /healthz shows it under `dependencies`. */
+export interface DependencyHealth {
+  /** e.g. "nats", "liteservers" */
+  name: string;
+  ok: boolean;
+  detail?: JsonValue;
+}
+
 /** A method's handler as transports call it (the request message, the call's context). */
 export type MethodHandler = (req: unknown, ctx: HandlerContext) => unknown;
 

@@ -92,6 +92,32 @@ describe.skipIf(!hasNats)("NATS JetStream bus", () => {
     await pub.close();
   });
 
+  it("while NATS is down publish fails at once; it reconnects by itself and recreates the stream on a fresh store", async () => {
+    const bus = await openBus({ natsUrl: server.url });
+    const health = () => {
+      const h = bus.health?.();
+      return { ok: h?.ok ?? false, state: typeof h?.detail === "object" && h.detail !== null && "state" in h.detail ? h.detail.state : undefined, h };
+    };
+    expect(health()).toMatchObject({ ok: true, state: "up", h: { name: "nats" } });
+    await bus.publish("tongate.t2.blocks.indexed", bytes("before"), { id: "t2:0" });
+    await server.halt();
+    await until(() => health().state === "reconnecting");
+    const t0 = performance.now();
+    await expect(bus.publish("tongate.t2.blocks.indexed", bytes("down"), { id: "t2:1" })).rejects.toThrow(/NATS is unreachable/);
+    expect(performance.now() - t0).toBeLessThan(100);
+    // a fresh store: the stream is gone and comes back with the connection
+    await server.resume({ fresh: true });
+    await until(() => health().ok, 10_000);
+    await bus.publish("tongate.t2.blocks.indexed", bytes("after"), { id: "t2:2" });
+    const seen: string[] = [];
+    const s = await bus.subscribe("tongate.t2.>", (m) => void seen.push(text(m)), { deliver: "all" });
+    await until(() => seen.length === 1);
+    expect(seen).toEqual(["after"]);
+    expect(health().h?.detail).toMatchObject({ outages: 1 });
+    await s.unsubscribe();
+    await bus.close();
+  });
+
   it("an unreachable server is a configuration error naming the URL", async () => {
     await expect(openBus({ natsUrl: "nats://127.0.0.1:9" })).rejects.toThrow(/--nats-url nats:\/\/127\.0\.0\.1:9/);
   });

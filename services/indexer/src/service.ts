@@ -8,6 +8,7 @@ import { type LiteProxyClient, liteProxyClient } from "./api/apiv2/lite-proxy.js
 import { v3Implementations, V3_SERVICES } from "./api/service.js";
 import { indexOptions, indexServiceOptionsOf } from "./options.js";
 import { runIndexer, type IndexerRun } from "./run.js";
+import { watchClickHouse } from "./store/health.js";
 import { openIndexStore } from "./store/migrate.js";
 import { prepareKeyIndex } from "./store/key-index/rebuild.js";
 
@@ -62,13 +63,17 @@ export const indexService = defineModule({
       await store.close();
       throw e;
     }
+    const clickhouse = watchClickHouse(store);
     return {
       impls: v3Implementations(store, liteProxy),
       health: () => {
         const s = run?.status();
-        return { ok: true, detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex } };
+        const ch = clickhouse.health();
+        // API v3 cannot answer without ClickHouse
+        return { ok: ch.state === "up", detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex, clickhouse: { ...ch } } };
       },
       async close() {
+        clickhouse.stop();
         stopRebuild.abort();
         await keysReady;
         await run?.stop();
