@@ -20,9 +20,12 @@ export class IndexerMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
+  private readonly outboxDepth = this.gauge("tongate_indexer_outbox_depth", "blocks.indexed events stored and not yet published (the bus is down or behind)");
+  private readonly publishLag = this.gauge("tongate_indexer_publish_lag_seconds", "Seconds since the oldest unpublished blocks.indexed event was stored (0: none waits)");
   private readonly errors = new Counter({ name: "tongate_indexer_errors_total", help: "Failed indexing rounds (retried)", registers: [this.registry] });
   private last: { seqno: number; head: number; lagSeconds: number; at: number } | undefined;
   private lastError: { message: string; at: number } | undefined;
+  private outboxNow = { depth: 0, lagSeconds: 0 };
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: "tongate_" });
@@ -52,6 +55,13 @@ export class IndexerMetrics {
     if (last !== undefined) this.lagBlocks.set(Math.max(0, head - last));
   }
 
+  /** The blocks.indexed outbox: events waiting, and for how long the oldest has. */
+  outbox(depth: number, lagSeconds: number): void {
+    this.outboxNow = { depth, lagSeconds };
+    this.outboxDepth.set(depth);
+    this.publishLag.set(lagSeconds);
+  }
+
   failed(e: unknown): void {
     this.errors.inc();
     this.lastError = { message: e instanceof Error ? e.message : String(e), at: Date.now() };
@@ -65,6 +75,7 @@ export class IndexerMetrics {
       lagBlocks: this.last ? Math.max(0, this.last.head - this.last.seqno) : null,
       lagSeconds: this.last ? Number(this.last.lagSeconds.toFixed(3)) : null,
       lastStoredAt: this.last ? new Date(this.last.at).toISOString() : null,
+      outbox: { depth: this.outboxNow.depth, lagSeconds: Number(this.outboxNow.lagSeconds.toFixed(3)) },
       ...(this.lastError ? { error: this.lastError.message, errorAt: new Date(this.lastError.at).toISOString() } : {}),
     };
     return { ok: this.lastError === undefined, detail };

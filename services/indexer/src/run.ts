@@ -59,10 +59,11 @@ export interface IndexerRun {
  */
 export async function runIndexer(config: IndexerConfig): Promise<IndexerRun> {
   const { lite, store, log, metrics } = config;
-  const publisher = config.bus ? new BlocksIndexedPublisher(config.bus, config.network, config.store) : undefined;
+  const publisher = config.bus ? new BlocksIndexedPublisher(config.bus, config.network, config.store, { log, metrics }) : undefined;
   if (publisher) {
     log.debug({ subject: publisher.subject }, "publishing events");
-    await publisher.republishLast(FOLLOWER_CHECKPOINT);
+    // the events a crash or an outage left unpublished go out in the background
+    await publisher.resume(FOLLOWER_CHECKPOINT);
   }
   const stop = new AbortController();
   const { signal } = stop;
@@ -72,6 +73,7 @@ export async function runIndexer(config: IndexerConfig): Promise<IndexerRun> {
     status.lastIndexedSeqno = b.mcSeqno;
     status.headSeqno = b.headSeqno;
     metrics?.stored(b);
+    // recorded only: the outbox publishes it, so a bus that is down never holds indexing up
     await publisher?.onStored(b);
   };
 
@@ -122,9 +124,16 @@ export async function runIndexer(config: IndexerConfig): Promise<IndexerRun> {
     return undefined;
   };
 
-  const done = (config.to === undefined ? follow() : range(config.to)).finally(async () => {
+  const ranged = async (to: number): Promise<IndexRangeResult> => {
+    const r = await range(to);
+    // a range is done once its events are on the bus too
+    await publisher?.flush(signal);
+    return r;
+  };
+  const done = (config.to === undefined ? follow() : ranged(config.to)).finally(async () => {
     status.following = false;
     await parser?.close();
+    await publisher?.stop();
   });
   // following retries what fails; what escapes is a bug, said once here (a range's caller awaits `done`)
   if (config.to === undefined) done.catch((err: unknown) => log.error({ err }, "indexer stopped"));
