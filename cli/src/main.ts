@@ -247,7 +247,8 @@ async function indexCommand(o: Record<string, unknown>, log: Logger): Promise<()
     opened.push(store);
     // an index to write must be complete first: build it from the rows already stored
     if (store.keys && !(await prepareKeyIndex(store, store.keys, (p) => log.info(p, "key index: rebuilding from ClickHouse")))) throw new Error("key index: the rebuild stopped");
-    const bus = await openBus({ natsUrl: options.natsUrl, name: "tongate-indexer", log: log.child({ component: "bus" }) });
+    // started during a NATS outage (e.g. restarted by a supervisor), it indexes and its events wait in the outbox
+    const bus = await openBus({ natsUrl: options.natsUrl, name: "tongate-indexer", log: log.child({ component: "bus" }), startDown: true });
     opened.push(bus);
     const metrics = new IndexerMetrics();
     if (options.metricsListen) {

@@ -130,6 +130,8 @@ export interface OpenBusOptions {
   name?: string;
   /** where the connection's outages and returns are logged */
   log?: Logger;
+  /** NATS unreachable at start: connect in the background (publish fails until then) instead of a ConfigError */
+  startDown?: boolean;
 }
 
 /** The bus a deployment asked for: NATS JetStream with `natsUrl`, otherwise in process. */

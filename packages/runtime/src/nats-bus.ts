@@ -37,15 +37,13 @@ async function ensureStream(nc: NatsConnection, stream: string): Promise<void> {
   }
 }
 
-export class NatsBus implements EventBus {
-  private readonly js: JetStreamClient;
+const jetstream = (nc: NatsConnection): JetStreamClient => nc.jetstream({ timeout: PUBLISH_TIMEOUT_MS });
 
+export class NatsBus implements EventBus {
   private constructor(
     private readonly link: NatsLink,
     private readonly stream: string,
-  ) {
-    this.js = link.nc.jetstream({ timeout: PUBLISH_TIMEOUT_MS });
-  }
+  ) {}
 
   static async connect(url: string, options: OpenBusOptions = {}): Promise<NatsBus> {
     const stream = options.stream ?? EVENTS_STREAM;
@@ -53,6 +51,7 @@ export class NatsBus implements EventBus {
     const link = await NatsLink.connect(url, {
       name: options.name ?? "tongate",
       log,
+      startDown: options.startDown,
       prepare: async (nc) => {
         try {
           await ensureStream(nc, stream);
@@ -70,16 +69,17 @@ export class NatsBus implements EventBus {
 
   /** Fails at once (NatsDownError) while NATS is down. */
   async publish(subject: string, data: Uint8Array, options: PublishOptions = {}): Promise<void> {
-    await this.link.run(() => this.js.publish(subject, data, options.id === undefined ? undefined : { msgID: options.id }));
+    await this.link.run((nc) => jetstream(nc).publish(subject, data, options.id === undefined ? undefined : { msgID: options.id }));
   }
 
+  /** NatsDownError while NATS is down: a subscriber subscribes once it is up. */
   async subscribe(subject: string, handler: (m: BusMessage) => void | Promise<void>, options: SubscribeOptions = {}): Promise<Subscription> {
     // A push-based ordered consumer: nats-server 2.9 (Debian's) does not serve the pull-based
     // ordered consumers of the newer `js.consumers` API.
     const opts = consumerOpts().orderedConsumer().bindStream(this.stream);
     if (options.deliver === "all") opts.deliverAll();
     else opts.deliverNew();
-    const sub = await this.js.subscribe(subject, opts);
+    const sub = await jetstream(this.link.connection).subscribe(subject, opts);
     const done = (async () => {
       for await (const m of sub) await handler({ subject: m.subject, data: m.data, seq: m.seq });
     })();

@@ -31,6 +31,12 @@ export interface NatsLinkOptions {
   prepare?: (nc: NatsConnection) => Promise<void>;
   /** Told of every state change but closing (e.g. to log or count outages). */
   onState?: (state: NatsState, previous: NatsState) => void;
+  /**
+   * A server that cannot be reached at start: false (default) — a ConfigError (a wrong URL is said
+   * at once); true — the link starts down and connects in the background (a process restarted
+   * during an outage, e.g. the indexer, whose events wait in its outbox).
+   */
+  startDown?: boolean;
 }
 
 /** The delays of reconnection attempts: doubling from RECONNECT_MIN_MS to RECONNECT_MAX_MS, ±20 % jitter. */
@@ -47,33 +53,54 @@ export class NatsLink {
   private down!: Promise<never>;
   private fail!: (e: NatsDownError) => void;
   private preparing: Promise<void> | undefined;
+  private nc: NatsConnection | undefined;
+  /** the background connection of a link that started down */
+  private connecting: Promise<void> | undefined;
+  private attempt = 0;
 
   private constructor(
-    readonly nc: NatsConnection,
     readonly url: string,
     private readonly options: NatsLinkOptions,
   ) {
     this.arm();
   }
 
-  /** Connects (a server that cannot be reached at start is a ConfigError) and prepares. */
+  private dial(waitOnFirstConnect: boolean): Promise<NatsConnection> {
+    return connect({
+      servers: this.url.split(",").map((s) => s.trim()),
+      name: this.options.name,
+      maxReconnectAttempts: -1,
+      waitOnFirstConnect,
+      reconnectDelayHandler: () => backoff(this.attempt++),
+      // a partitioned (not closed) server is noticed after 2 missed pings of 5 s
+      pingInterval: 5000,
+      maxPingOut: 2,
+    });
+  }
+
+  /** Connects and prepares; a server that cannot be reached is a ConfigError unless `startDown`. */
   static async connect(url: string, options: NatsLinkOptions): Promise<NatsLink> {
-    let attempt = 0;
+    const link = new NatsLink(url, options);
     let nc: NatsConnection;
     try {
-      nc = await connect({
-        servers: url.split(",").map((s) => s.trim()),
-        name: options.name,
-        maxReconnectAttempts: -1,
-        reconnectDelayHandler: () => backoff(attempt++),
-        // a partitioned (not closed) server is noticed after 2 missed pings of 5 s
-        pingInterval: 5000,
-        maxPingOut: 2,
-      });
+      nc = await link.dial(false);
     } catch (e) {
-      throw new ConfigError(`--nats-url ${url}: ${(e as Error).message}`);
+      if (!options.startDown) throw new ConfigError(`--nats-url ${url}: ${(e as Error).message}`);
+      options.log.warn({ nats: url, err: e }, "NATS unreachable at start; connecting in the background");
+      link.current = "reconnecting";
+      link.connecting = link.dial(true).then(
+        (late) => {
+          if (link.current === "closed") return void late.close();
+          link.nc = late;
+          void link.watch();
+          link.set("preparing");
+          link.prepareLoop();
+        },
+        (err: unknown) => options.log.error({ nats: url, err }, "NATS: gave up connecting"),
+      );
+      return link;
     }
-    const link = new NatsLink(nc, url, options);
+    link.nc = nc;
     try {
       await options.prepare?.(nc);
     } catch (e) {
@@ -81,8 +108,14 @@ export class NatsLink {
       throw e;
     }
     link.set("up");
-    void link.watch(() => (attempt = 0));
+    void link.watch();
     return link;
+  }
+
+  /** The connection, while it is up (NatsDownError otherwise). */
+  get connection(): NatsConnection {
+    if (this.current !== "up" || !this.nc) throw new NatsDownError(this.current);
+    return this.nc;
   }
 
   get state(): NatsState {
@@ -100,13 +133,13 @@ export class NatsLink {
 
   /** Runs `op` against the broker; NatsDownError at once while it is down or once it goes down meanwhile. */
   async run<T>(op: (nc: NatsConnection) => Promise<T>): Promise<T> {
-    if (this.current !== "up") throw new NatsDownError(this.current);
+    const nc = this.connection;
     try {
-      return await Promise.race([op(this.nc), this.down]);
+      return await Promise.race([op(nc), this.down]);
     } catch (e) {
       if (e instanceof NatsDownError) throw e;
       // The broker answered wrongly or not in time (e.g. the KV bucket is gone after a restart): prepare again.
-      if (this.current === "up" && !this.nc.isClosed()) {
+      if (this.current === "up" && !nc.isClosed()) {
         this.options.log.warn({ err: e, nats: this.url }, "NATS operation failed; preparing the connection again");
         this.set("preparing");
         this.prepareLoop();
@@ -117,7 +150,8 @@ export class NatsLink {
 
   async close(): Promise<void> {
     this.set("closed");
-    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+    const nc = this.nc;
+    if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
   }
 
   private arm(): void {
@@ -140,12 +174,12 @@ export class NatsLink {
     if (state !== "closed") this.options.onState?.(state, previous);
   }
 
-  private async watch(reconnected: () => void): Promise<void> {
-    for await (const s of this.nc.status()) {
+  private async watch(): Promise<void> {
+    for await (const s of this.nc!.status()) {
       if (s.type === Events.Disconnect) {
         this.set("reconnecting");
       } else if (s.type === Events.Reconnect) {
-        reconnected();
+        this.attempt = 0;
         this.set("preparing");
         this.prepareLoop();
       }
@@ -159,7 +193,7 @@ export class NatsLink {
     this.preparing = (async () => {
       for (let attempt = 0; this.current === "preparing"; attempt++) {
         try {
-          await this.options.prepare?.(this.nc);
+          await this.options.prepare?.(this.nc!);
           if (this.current === "preparing") this.set("up");
           return;
         } catch (e) {

@@ -118,6 +118,17 @@ describe.skipIf(!hasNats)("NATS JetStream bus", () => {
     await bus.close();
   });
 
+  it("startDown: a bus opened while NATS is down connects in the background", async () => {
+    await server.halt();
+    const bus = await openBus({ natsUrl: server.url, startDown: true });
+    expect(bus.health?.()).toMatchObject({ ok: false, detail: { state: "reconnecting" } });
+    await expect(bus.publish("tongate.t3.blocks.indexed", bytes("down"))).rejects.toThrow(/NATS is unreachable/);
+    await server.resume();
+    await until(() => bus.health?.().ok === true, 10_000);
+    await bus.publish("tongate.t3.blocks.indexed", bytes("up"), { id: "t3:1" });
+    await bus.close();
+  });
+
   it("an unreachable server is a configuration error naming the URL", async () => {
     await expect(openBus({ natsUrl: "nats://127.0.0.1:9" })).rejects.toThrow(/--nats-url nats:\/\/127\.0\.0\.1:9/);
   });
