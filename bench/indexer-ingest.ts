@@ -7,6 +7,7 @@
 //  4. Ingest: indexRange from the liteserver into a fresh chDB directory.
 //  Throughout 3 and 4, getMasterchainInfo every 0.5 s on a connection of its own: what the pool's health probe sees.
 //   npm run bench:indexer-ingest   (BENCH_TX=100000, BENCH_WALLETS=400, BENCH_PARSE_WORKERS=cores, BENCH_PREFETCH=16)
+//   BENCH_KEY_INDEX=off: ingest without the key index (on by default, as the indexer runs)
 //   BENCH_SERVER_NODE_OPTIONS: node flags of the serving localnet (e.g. --cpu-prof)
 import { createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -184,7 +185,8 @@ if (pooled.transactions !== chain.transactions || inline.transactions !== chain.
 fetched.length = 0;
 
 // (b) Ingest: fetched from the liteserver, parsed in the pool, inserted into a fresh chDB directory.
-const store = await openStore({ path: join(tmp, "chdb") });
+// with the key index, as the indexer writes it by default (BENCH_KEY_INDEX=off: ClickHouse only)
+const store = await openStore({ path: join(tmp, "chdb"), keyIndex: (process.env.BENCH_KEY_INDEX ?? "on") !== "off" });
 await migrate(store);
 let insertSeconds = 0;
 let lastLog = 0;
