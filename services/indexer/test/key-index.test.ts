@@ -37,7 +37,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
-import { v3Api, indexRange, KeyIndex, migrate, openStore, prepareKeyIndex, type Store } from "../src/index.js";
+import { v3Api, indexRange, KeyIndex, migrate, openStore, ParsePool, prepareKeyIndex, type Store } from "../src/index.js";
 
 let net: Localnet;
 let pool: LiteserverPool;
@@ -243,6 +243,18 @@ describe("the key index answers as ClickHouse does", () => {
       expect(await info(store)).toEqual(await info(clickhouse));
       expect(await wallet(store)).toEqual(await wallet(clickhouse));
     }
+  });
+
+  it("indexing again through a parse pool (transactions rendered in the workers) writes the same bytes", async () => {
+    const before = [...store.keys!.contents()];
+    expect(before.filter((e) => e.table === "transactions").length).toBeGreaterThan(20);
+    const parsePool = ParsePool.create(2);
+    try {
+      await indexRange(pool, store, { from: 1, to: net.chain.lastMasterchain!.id.seqno, parse: parsePool.parse, checkpoint: "pool" });
+    } finally {
+      await parsePool.close();
+    }
+    expect([...store.keys!.contents()]).toEqual(before);
   });
 
   it("a rebuild from ClickHouse writes the same index the indexer wrote", async () => {

@@ -1,6 +1,7 @@
 // The fast block → rows path against the full one on every real block fixture: rows parsed in the
 // worker pool from a block id (file hash checked, root hash taken from the id) equal rows computed on
-// this thread from @ton/core's fully materialised cells; the changed accounts found by key in the
+// this thread from @ton/core's fully materialised cells (the transactions rendered for the key index
+// included); the changed accounts found by key in the
 // lazily read state update are the entries of the whole (partial) ShardAccounts dictionary.
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
@@ -11,6 +12,7 @@ import { ParsePool } from "../src/follower/parse-pool.js";
 import { cellsFromBoc } from "../src/rows/boc.js";
 import { findLeaf, skipCurrencyCollection } from "../src/rows/hashmap.js";
 import { blockRowsAndTops, masterchainShards, readBlock } from "../src/rows/index.js";
+import { renderTransactions } from "../src/store/key-index/render.js";
 
 const DIR = new URL("../../../../shared/fixtures/blocks/", import.meta.url);
 const FILES = readdirSync(DIR).filter((f) => f.endsWith(".boc"));
@@ -23,6 +25,8 @@ describe("fast block → rows = full block → rows", () => {
   it.each(FILES)("%s: worker pool with the block id = this thread on Cell.fromBoc", async (f) => {
     const boc = readFileSync(new URL(f, DIR));
     const full = blockRowsAndTops(boc, { mcSeqno: 77, parseBoc: (b) => Cell.fromBoc(b) });
+    // a worker also renders the transactions for the key index
+    full.rows.rendered = renderTransactions(full.rows);
     const fast = await pool.parse(boc, { mcSeqno: 77, id: idOf(boc) });
     expect(fast).toEqual(full);
     expect(fast.tops).toEqual(masterchainShards(parseBlock(Cell.fromBoc(boc)[0]!)));

@@ -108,6 +108,7 @@ function concatRows(rows: readonly StoreRows[]): StoreRows {
     contents: rows.flatMap((r) => r.contents),
     accountStates: rows.flatMap((r) => r.accountStates),
     shardState: rows.flatMap((r) => r.shardState ?? []),
+    rendered: rows.every((r) => r.rendered) ? rows.flatMap((r) => r.rendered!) : undefined,
   };
 }
 
@@ -118,12 +119,15 @@ function latestTraceRows(rows: readonly TraceRow[]): TraceRow[] {
 
 function merge(batch: McBatch): StoreRows {
   const out: StoreRows = { blocks: [], transactions: [], messages: [], contents: [], accountStates: [], shardState: batch.tops };
+  const rendered = batch.blocks.every((r) => r.rendered);
   for (const r of batch.blocks as BlockRows[]) {
     out.blocks.push(...r.blocks);
     out.transactions.push(...r.transactions);
     out.messages.push(...r.messages);
     out.contents.push(...r.contents);
     out.accountStates.push(...r.accountStates);
+    // the key index's rendering of every block, or of none (then the store renders them)
+    if (rendered) (out.rendered ??= []).push(...r.rendered!);
   }
   return out;
 }

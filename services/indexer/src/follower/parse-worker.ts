@@ -2,6 +2,7 @@
 import { parentPort } from "node:worker_threads";
 import { installSpeedShims } from "@tongate/ton";
 import { blockRowsAndTops } from "../rows/index.js";
+import { renderTransactions } from "../store/key-index/render.js";
 import type { ParseReply, ParseRequest } from "./parse-pool.js";
 
 // This file is the entry point of a worker thread (its own module graph): it installs what the
@@ -14,7 +15,10 @@ port.on("message", (m: ParseRequest) => {
   try {
     const boc = Buffer.from(m.boc.buffer, m.boc.byteOffset, m.boc.byteLength);
     const id = m.id ? { root_hash: Buffer.from(m.id.root_hash), file_hash: Buffer.from(m.id.file_hash) } : undefined;
-    reply = { job: m.job, parsed: blockRowsAndTops(boc, { mcSeqno: m.mcSeqno, id }) };
+    const parsed = blockRowsAndTops(boc, { mcSeqno: m.mcSeqno, id });
+    // the key index's form of the transactions too, off the main thread (the store adds trace ids)
+    parsed.rows.rendered = renderTransactions(parsed.rows);
+    reply = { job: m.job, parsed };
   } catch (e) {
     reply = { job: m.job, error: e instanceof Error ? e.message : String(e) };
   }

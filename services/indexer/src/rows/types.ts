@@ -248,6 +248,23 @@ export interface BlockRows {
   messages: MessageRow[];
   contents: MessageContentRow[];
   accountStates: AccountStateRow[];
+  /**
+   * The transactions in their API form for the key index, rendered where the block is parsed (a
+   * parse worker) without their trace_id, which the store adds (store/key-index/render.ts).
+   */
+  rendered?: RenderedTransaction[];
+}
+
+/** A transaction as the key index stores it (store/key-index/key-index.ts), with the keys it is found by. */
+export interface RenderedTransaction {
+  account: string;
+  lt: string;
+  hash: string;
+  mcSeqno: number;
+  /** the tongate.v3.Transaction message, binary */
+  value: Uint8Array;
+  /** the messages it received (in) and sent (out), by hash and by TEP-467 normalised hash, and by their addresses */
+  messages: { hash: string; hashNorm: string | null; direction: "in" | "out"; source: string | null; destination: string | null; createdLt: string | null }[];
 }
 
 /**

@@ -11,7 +11,7 @@ import type {
 } from "../rows/types.js";
 import type { ShardTopRow } from "../rows/shards.js";
 import type { Store } from "./store.js";
-import { keyIndexRows } from "./key-index/render.js";
+import { keyIndexStates, renderTransactions, withTraceIds } from "./key-index/render.js";
 
 /** A shard top in a masterchain block's ShardHashes (masterchainBlockShardState): the row masterchainShards builds. */
 export type ShardStateRow = ShardTopRow;
@@ -63,8 +63,9 @@ export async function insertBlockRows(store: Store, rows: StoreRows): Promise<vo
   await insertRows<BlockRow>(store, "blocks", rows.blocks);
   // the key index in the same step: before the checkpoint and the blocks.indexed event
   if (store.keys) {
-    const k = keyIndexRows(rows);
-    await store.keys.write(k.transactions, k.states);
+    // rendered where the blocks were parsed (workers), else here; the trace ids are the main thread's
+    const rendered = rows.rendered ?? renderTransactions(rows);
+    await store.keys.write(withTraceIds(rendered, rows.transactions), keyIndexStates(rows));
   }
 }
 

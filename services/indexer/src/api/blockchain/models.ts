@@ -109,7 +109,7 @@ export interface TransactionParts {
 export const messageKey = (msgHash: string, direction: "in" | "out", txHash: string): string => `${msgHash}:${direction}:${txHash}`;
 
 /** A transaction as stored (description as JSON text) or as parsed from its block (the key index renders those). */
-export function transactionOf(t: StoredTransaction | TransactionRow, parts: TransactionParts): Transaction {
+export function transactionOf(t: StoredTransaction | TransactionRow, parts: TransactionParts, opts: { traceId?: boolean } = {}): Transaction {
   const msg = (hash: string, direction: "in" | "out"): Message | undefined => {
     const r = parts.messages.get(messageKey(hash, direction, t.hash));
     return r ? messageOf(r, parts.contents) : undefined;
@@ -120,7 +120,7 @@ export function transactionOf(t: StoredTransaction | TransactionRow, parts: Tran
     lt: BigInt(t.lt),
     now: t.now,
     mcBlockSeqno: t.mc_seqno,
-    traceId: opt(t.trace_id),
+    traceId: opts.traceId === false ? undefined : opt(t.trace_id),
     prevTransHash: t.prev_trans_hash,
     prevTransLt: BigInt(t.prev_trans_lt),
     origStatus: t.orig_status,

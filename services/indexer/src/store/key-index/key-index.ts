@@ -13,10 +13,10 @@
 // Every write is a put by key of a value that a block determines: re-indexing writes the same bytes.
 // Rebuilt from ClickHouse (./rebuild.ts) when it is missing or its format changed; until it is
 // complete, reads go to ClickHouse.
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { fromBinary } from "@bufbuild/protobuf";
 import { type Message, type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { type Database, open, type RootDatabase } from "lmdb";
-import type { AccountStateRow } from "../../rows/types.js";
+import type { AccountStateRow, RenderedTransaction } from "../../rows/types.js";
 import {
   ACCOUNT_BYTES,
   accountKey,
@@ -36,12 +36,7 @@ import {
 export const KEY_INDEX_FORMAT = 3;
 
 /** One transaction as the index stores it, with the keys it is found by. */
-export interface KeyIndexTransaction {
-  tx: Transaction;
-  mcSeqno: number;
-  /** the messages it received (in) and sent (out), by hash and by TEP-467 normalised hash, and by their addresses */
-  messages: { hash: string; hashNorm?: string | null; direction: "in" | "out"; source: string | null; destination: string | null; createdLt: string | null }[];
-}
+export type KeyIndexTransaction = RenderedTransaction;
 
 /**
  * An account's state after the transaction at `lt` (0: a state without one), as latest_account_states
@@ -134,7 +129,7 @@ export class KeyIndex {
   async write(transactions: readonly KeyIndexTransaction[], states: readonly KeyIndexState[]): Promise<void> {
     if (!transactions.length && !states.length) return;
     // encode outside the write transaction: LMDB has one writer at a time
-    const entries = transactions.map((t) => ({ t, key: transactionKey(t.tx.account, t.tx.lt), value: Buffer.from(toBinary(TransactionSchema, t.tx)) }));
+    const entries = transactions.map((t) => ({ t, key: transactionKey(t.account, t.lt), value: Buffer.from(t.value.buffer, t.value.byteOffset, t.value.byteLength) }));
     const stateEntries = states.map((c) => {
       const lt = ltBytes(c.lt);
       return { key: accountKey(c.account), code: Buffer.concat([lt, c.codeHash === null ? EMPTY : hashKey(c.codeHash)]), row: c.row && Buffer.concat([lt, Buffer.from(JSON.stringify(c.row))]) };
@@ -142,11 +137,11 @@ export class KeyIndex {
     await this.env.transaction(() => {
       for (const { t, key, value } of entries) {
         this.transactions.put(key, value);
-        this.byHash.put(hashKey(t.tx.hash), key);
-        this.byMcBlock.put(mcBlockKey(t.mcSeqno, t.tx.lt, t.tx.account), EMPTY);
+        this.byHash.put(hashKey(t.hash), key);
+        this.byMcBlock.put(mcBlockKey(t.mcSeqno, t.lt, t.account), EMPTY);
         for (const m of t.messages) {
-          this.byMessage.put(messageKey(m.hash, m.direction, t.tx.account, t.tx.lt), EMPTY);
-          if (m.hashNorm && m.hashNorm !== m.hash) this.byMessage.put(messageKey(m.hashNorm, m.direction, t.tx.account, t.tx.lt), EMPTY);
+          this.byMessage.put(messageKey(m.hash, m.direction, t.account, t.lt), EMPTY);
+          if (m.hashNorm && m.hashNorm !== m.hash) this.byMessage.put(messageKey(m.hashNorm, m.direction, t.account, t.lt), EMPTY);
           // as messages_by_source / _destination: every message with that address, created_lt 0 for inbound external ones
           if (m.source !== null) this.byAddress.put(addressMessageKey(m.source, "source", m.createdLt ?? 0n, m.hash), EMPTY);
           if (m.destination !== null) this.byAddress.put(addressMessageKey(m.destination, "destination", m.createdLt ?? 0n, m.hash), EMPTY);

@@ -2,6 +2,8 @@
 // transactions (an upgrade, a deleted index, a format change) is rebuilt from the rows before reads
 // use it. Writes of the indexer running meanwhile go to both; a rebuild's puts of the same keys
 // write the same bytes, so the order does not matter.
+import { toBinary } from "@bufbuild/protobuf";
+import { TransactionSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { transactionOf } from "../../api/blockchain/models.js";
 import { transactionParts } from "../../api/blockchain/parts.js";
 import { select, type StoredTransaction } from "../../api/sql.js";
@@ -51,8 +53,11 @@ async function rebuild(store: Store, keys: KeyIndex, total: number, onProgress?:
     }
     const entries = txs.map(
       (t): KeyIndexTransaction => ({
-        tx: transactionOf(t, parts),
+        account: t.account,
+        lt: t.lt,
+        hash: t.hash,
         mcSeqno: t.mc_seqno,
+        value: toBinary(TransactionSchema, transactionOf(t, parts)),
         messages: (messagesOf.get(t.hash) ?? []).map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction, source: m.source, destination: m.destination, createdLt: m.created_lt })),
       }),
     );
