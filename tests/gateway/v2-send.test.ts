@@ -34,9 +34,12 @@ const post = (method: string, body: object) => postJson(`${t.url}/api/v2/${metho
 const balance = async (a: Address) => BigInt((await getJson(`${t.url}/api/v2/getAddressBalance?address=${a.toRawString()}`)).body.result);
 
 /** A signed transfer from our v4 wallet at its current seqno, as an external message. */
+/** One valid_until for every transfer: two built for the same seqno are the same body whatever second they are built in. */
+const VALID_UNTIL = Math.floor(Date.now() / 1000) + 900;
+
 async function transfer(to: Address, value: bigint, opts: { secretKey?: Buffer; forceRef?: boolean } = {}): Promise<{ message: Message; boc: string }> {
   const seqno = (await runGetMethod(net, sender.wallet.address, "seqno")).readNumber();
-  const body = sender.wallet.createTransfer({ seqno, secretKey: opts.secretKey ?? sender.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to, value, bounce: false })] });
+  const body = sender.wallet.createTransfer({ seqno, timeout: VALID_UNTIL, secretKey: opts.secretKey ?? sender.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to, value, bounce: false })] });
   const message = external({ to: sender.wallet.address, body });
   return { message, boc: beginCell().store(storeMessage(message, { forceRef: opts.forceRef })).endCell().toBoc().toString("base64") };
 }
