@@ -22,7 +22,6 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import { callInterceptors } from "./interceptors.js";
-import { nextTurn } from "./turns.js";
 import type { MethodHandler, RunningService } from "./service.js";
 
 /** A signal that never aborts: the request's when the caller gave none. */
@@ -52,7 +51,6 @@ export function inProcessTransport(service: DescService, running: RunningService
       const fn = handlerOf(method);
       const call = new CallContext(service, method, signal, timeoutMs, header, contextValues);
       try {
-        await nextTurn();
         const out = await call.race(Promise.resolve(fn(asMessage(method.input, input), call)));
         return { stream: false as const, service, method, header: call.responseHeader, message: asMessage(method.output, out) as never, trailer: call.responseTrailer };
       } catch (e) {
