@@ -19,7 +19,7 @@ import {
   TransactionsResponseSchema,
 } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { apiError } from "@tongate/runtime";
-import type { KeyIndex } from "../../store/key-index/key-index.js";
+import { byLtThenHash, type KeyIndex, sortByLt } from "../../store/key-index/key-index.js";
 import type { Store } from "../../store/store.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
 
@@ -29,7 +29,7 @@ const TX_KEY = ["string", "string"] as const;
 export const usableKeys = (store: Store): KeyIndex | undefined => (store.keys?.complete ? store.keys : undefined);
 
 /** The response for these transactions (the book step adds the address book, from the key index too). */
-export function keyIndexResponse(keys: KeyIndex, transactions: Transaction[], cursor?: string): TransactionsResponse {
+function keyIndexResponse(transactions: Transaction[], cursor?: string): TransactionsResponse {
   return create(TransactionsResponseSchema, { transactions, nextCursor: cursor });
 }
 
@@ -51,7 +51,7 @@ export function transactionsFromKeys(store: Store, req: GetTransactionsRequest):
     const account = req.account.length ? rawAddress(req.account[0]!) : undefined;
     const match = t && (account === undefined || t.account === account) && (startLt === undefined || t.lt >= startLt) && (endLt === undefined || t.lt <= endLt);
     const page = match ? [t].slice(p.offset, p.offset + p.limit) : [];
-    return keyIndexResponse(keys, page, nextCursor("transactions", asc, p, page, txKey));
+    return keyIndexResponse(page, nextCursor("transactions", asc, p, page, txKey));
   }
   if (req.account.length !== 1) return undefined;
   const account = rawAddress(req.account[0]!);
@@ -67,7 +67,7 @@ export function transactionsFromKeys(store: Store, req: GetTransactionsRequest):
 
 function keyIndexPage(keys: KeyIndex, account: string, asc: boolean, limit: number, offset: number, startLt: bigint | undefined, endLt: bigint | undefined, afterLt: bigint | undefined): TransactionsResponse {
   const page = keys.accountPage(account, { asc, limit, offset, startLt, endLt, afterLt });
-  return keyIndexResponse(keys, page, nextCursor("transactions", asc, { limit, offset, after: undefined }, page, txKey));
+  return keyIndexResponse(page, nextCursor("transactions", asc, { limit, offset, after: undefined }, page, txKey));
 }
 
 /** /transactionsByMasterchainBlock by offset (a cursor goes to ClickHouse). */
@@ -78,7 +78,7 @@ export function transactionsByMasterchainBlockFromKeys(store: Store, req: Transa
   const asc = isAsc(req.sort);
   const p = pageOf("transactionsByMasterchainBlock", asc, req, TX_KEY);
   const page = keys.mcBlockPage(req.seqno, asc, p.limit, p.offset);
-  return keyIndexResponse(keys, page, nextCursor("transactionsByMasterchainBlock", asc, p, page, txKey));
+  return keyIndexResponse(page, nextCursor("transactionsByMasterchainBlock", asc, p, page, txKey));
 }
 
 /** /transactionsByMessage by message hash (body hash and opcode go to ClickHouse). */
@@ -90,7 +90,7 @@ export function transactionsByMessageFromKeys(store: Store, req: TransactionsByM
   // a transaction both received and sent it (a message to itself) is listed once
   const seen = new Set<string>();
   const unique = all.filter((t) => (seen.has(t.hash) ? false : (seen.add(t.hash), true)));
-  return keyIndexResponse(keys, unique.slice(offset, offset + (req.limit ?? DEFAULT_LIMIT)));
+  return keyIndexResponse(unique.slice(offset, offset + (req.limit ?? DEFAULT_LIMIT)));
 }
 
 /** /adjacentTransactions: the sender of its inbound message and the receivers of its outbound ones, lt ascending. */
@@ -107,8 +107,7 @@ export function adjacentTransactionsFromKeys(store: Store, req: AdjacentTransact
   if (req.direction !== "out" && tx.inMsg) add(keys.byMessageHash(tx.inMsg.hash, "out"));
   if (req.direction !== "in") for (const m of tx.outMsgs) add(keys.byMessageHash(m.hash, "in"));
   if (!found.size) throw apiError(404, `no adjacent transactions of ${hash} are indexed`);
-  const list = [...found.values()].sort((a, b) => (a.lt === b.lt ? (a.account < b.account ? -1 : 1) : a.lt < b.lt ? -1 : 1));
-  return keyIndexResponse(keys, list);
+  return keyIndexResponse(sortByLt([...found.values()], true));
 }
 
 const max = (a: bigint | undefined, b: bigint | undefined): bigint | undefined => (a === undefined ? b : b === undefined ? a : a > b ? a : b);
@@ -136,9 +135,7 @@ export function messagesFromKeys(store: Store, req: GetMessagesRequest): Message
       const m = keys.message(h);
       return m ? [{ hash: h, lt: m.message.createdLt ?? 0n }] : [];
     });
-    const sign = asc ? 1 : -1;
-    found.sort((a, b) => (a.lt === b.lt ? (a.hash < b.hash ? -sign : a.hash > b.hash ? sign : 0) : a.lt < b.lt ? -sign : sign));
-    page = found.slice(p.offset, p.offset + p.limit);
+    page = found.sort(byLtThenHash(asc)).slice(p.offset, p.offset + p.limit);
   } else {
     const account = rawAddress(bySource ? req.source! : req.destination!);
     const after: [bigint, string] | undefined = p.after ? [BigInt(p.after[0]!), String(p.after[1])] : undefined;

@@ -258,9 +258,7 @@ export class KeyIndex {
       if (o.after && lt === o.after[0] && (o.asc ? hash <= o.after[1] : hash >= o.after[1])) continue;
       out.push({ hash, lt });
     }
-    const sign = o.asc ? 1 : -1;
-    out.sort((a, b) => (a.lt === b.lt ? (a.hash < b.hash ? -sign : a.hash > b.hash ? sign : 0) : a.lt < b.lt ? -sign : sign));
-    return out.slice(o.offset, o.offset + o.limit);
+    return out.sort(byLtThenHash(o.asc)).slice(o.offset, o.offset + o.limit);
   }
 
   /** A masterchain block's transactions in lt order (then account ascending), as a page. */
@@ -332,7 +330,15 @@ export class KeyIndex {
   }
 }
 
+/** Messages in (created_lt, hash as text) order, as ClickHouse orders them; both the same way. */
+export const byLtThenHash =
+  (asc: boolean) =>
+  (a: { lt: bigint; hash: string }, b: { lt: bigint; hash: string }): number => {
+    const sign = asc ? 1 : -1;
+    return a.lt === b.lt ? (a.hash < b.hash ? -sign : a.hash > b.hash ? sign : 0) : a.lt < b.lt ? -sign : sign;
+  };
+
 /** lt order, ties (other accounts at the same lt) by account ascending in either direction. */
-function sortByLt(txs: Transaction[], asc: boolean): Transaction[] {
+export function sortByLt(txs: Transaction[], asc: boolean): Transaction[] {
   return txs.sort((a, b) => (a.lt === b.lt ? (a.account < b.account ? -1 : a.account > b.account ? 1 : 0) : (a.lt < b.lt) === asc ? -1 : 1));
 }

@@ -11,10 +11,6 @@ export function accountKey(raw: string): Buffer {
   return out;
 }
 
-export function accountOfKey(key: Uint8Array, at = 0): string {
-  const b = Buffer.from(key.buffer, key.byteOffset + at, ACCOUNT_BYTES);
-  return `${(b.readUInt32BE(0) ^ 0x80000000) | 0}:${b.toString("hex", 4, 36).toUpperCase()}`;
-}
 
 export const ACCOUNT_BYTES = 36;
 export const HASH_BYTES = 32;
@@ -29,7 +25,6 @@ export function ltBytes(lt: string | bigint): Buffer {
   return out;
 }
 
-export const ltOfKey = (key: Uint8Array, at: number): bigint => Buffer.from(key.buffer, key.byteOffset, key.byteLength).readBigUInt64BE(at);
 
 export function u32Bytes(n: number): Buffer {
   const out = Buffer.allocUnsafe(4);
