@@ -27,10 +27,14 @@ export function upstreamsOf(o: RawOptions): { name: string; services: readonly D
   });
 }
 
-/** What a host supplies on these options: the liteserver pool of the chain they name, the event bus (NATS with --nats-url). */
+/**
+ * What a host supplies on these options: the liteserver pool of the chain they name, the event bus
+ * (NATS with --nats-url; a NATS that is down at start is connected in the background, the indexer's
+ * events wait in its outbox meanwhile).
+ */
 export function provisionsOf(o: RawOptions, log?: Logger): Provision<Closable>[] {
   const natsUrl = typeof o["nats-url"] === "string" ? o["nats-url"] : undefined;
-  return [liteClientProvision(o), provide(busKey, () => openBus({ natsUrl, name: "tongate", log: log?.child({ component: "bus" }) }))];
+  return [liteClientProvision(o), provide(busKey, () => openBus({ natsUrl, name: "tongate", log: log?.child({ component: "bus" }), startDown: true }))];
 }
 
 /** Starts `modules` in this process on a command's options; the services in `remote` are reached over gRPC. */

@@ -7,10 +7,10 @@
 // counts except health, metrics, CORS preflights, the API docs and the admin API
 // (ratelimit/exempt.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { DescService, JsonValue } from "@bufbuild/protobuf";
+import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { Registry } from "prom-client";
-import type { Logger } from "@tongate/runtime";
+import type { Logger, ServiceHealth } from "@tongate/runtime";
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { AnswerCache, type AnswerCacheOptions } from "./cache.js";
 import { ApiDocs } from "./docs.js";
@@ -42,8 +42,8 @@ export interface GatewayOptions {
   maxBatch?: number;
   /** The answer cache (RPCs with the cache option); off without it or with maxBytes 0. */
   cache?: AnswerCacheOptions;
-  /** Answers /healthz: true when every dependency is ready. */
-  health?: () => Promise<{ ok: boolean; detail?: JsonValue }>;
+  /** Answers /healthz: ok (200), degraded (200: answering without a dependency) or unavailable (503). */
+  health?: () => Promise<ServiceHealth>;
   /** The metrics of the services in this process, shown on /metrics with the gateway's. */
   serviceMetrics?: readonly Registry[];
   /** Rate limits and API keys by the RateLimit upstream (which must be among `upstreams`); off without it. */

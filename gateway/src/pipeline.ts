@@ -4,9 +4,9 @@
 // Stages in brackets are there when configured (--ratelimit, the answer cache). The request target is
 // parsed once before them (target.ts); the rate-limit stage comes first so that every request counts,
 // a malformed or over-long one too.
-import type { DescService, JsonValue } from "@bufbuild/protobuf";
+import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
-import type { Logger } from "@tongate/runtime";
+import type { Logger, ServiceHealth } from "@tongate/runtime";
 import type { AnswerCache } from "./cache.js";
 import type { ApiDocs } from "./docs.js";
 import type { GatewayMetrics } from "./metrics.js";
@@ -31,7 +31,7 @@ export interface PipelineParts {
   transports: Map<DescService, Transport>;
   cache: AnswerCache | undefined;
   limiter: RateLimiter | undefined;
-  health?: () => Promise<{ ok: boolean; detail?: JsonValue }>;
+  health?: () => Promise<ServiceHealth>;
   maxBody: number;
   maxUrl: number;
   timeoutMs: number;

@@ -186,6 +186,7 @@ describe.skipIf(!hasNats)("rate limits through a NATS outage (two ratelimit repl
       await load;
     }
 
+    console.log(JSON.stringify(rounds.map(({ atHalt, steady, fresh }) => ({ atHalt, steady, fresh }))));
     for (const { halted, resumed, fresh, atHalt, steady, health } of rounds) {
       const label = fresh ? "fresh store" : "same store";
       // During the outage (from when the lease tokens held at its start have lapsed: 1 s).

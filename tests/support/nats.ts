@@ -1,7 +1,7 @@
 // A real nats-server with JetStream (Debian's package; .ci/run installs it) on an ephemeral loopback
 // port, its store in a temporary directory. `hasNats` is false where the binary is missing: tests
 // that need it skip. An outage is `halt()` then `resume()`: the same port, the same store directory
-// or a fresh one.
+// or a fresh one. A server that hangs (its sockets open, nothing answered) is `freeze()`, `thaw()`.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +19,10 @@ export interface NatsServer {
   halt(o?: { kill?: boolean }): Promise<void>;
   /** Starts it again on the same port; `fresh`: with a new, empty store directory. */
   resume(o?: { fresh?: boolean }): Promise<void>;
+  /** Suspends the server's process (SIGSTOP): connections stay open and nothing is answered. */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void;
 }
 
 function launch(dir: string, port: number): Promise<{ child: ChildProcess; url: string }> {
@@ -55,11 +59,18 @@ export async function startNatsServer(): Promise<NatsServer> {
     url,
     dir: dirs[0]!,
     async stop() {
+      child.kill("SIGCONT"); // a frozen server would not hear SIGTERM
       await halt(child, "SIGTERM");
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     },
     async halt(o = {}) {
       await halt(child, o.kill ? "SIGKILL" : "SIGTERM");
+    },
+    freeze() {
+      child.kill("SIGSTOP");
+    },
+    thaw() {
+      child.kill("SIGCONT");
     },
     async resume(o = {}) {
       if (o.fresh) {

@@ -1,7 +1,7 @@
 // Stage: route. The edge's own paths (/healthz, /metrics, the API docs), /jsonRPC, and the routes of
 // the descriptors: a unary RPC as REST (rest.ts), a server-streaming one as Server-Sent Events (sse.ts).
 // The last HTTP stage: what it routes to makes the calls (through the call stages).
-import type { JsonValue } from "@bufbuild/protobuf";
+import { healthStatus, type ServiceHealth } from "@tongate/runtime";
 import type { ApiDocs } from "../docs.js";
 import type { GatewayMetrics } from "../metrics.js";
 import type { Route, RouteTable } from "../routes.js";
@@ -15,7 +15,7 @@ export interface RouteOptions {
   routes: RouteTable;
   docs: ApiDocs;
   metrics: GatewayMetrics;
-  health?: () => Promise<{ ok: boolean; detail?: JsonValue }>;
+  health?: () => Promise<ServiceHealth>;
   rest: Endpoint;
   stream: Endpoint;
   jsonRpc: Handler<Exchange, Reply>;
@@ -24,7 +24,7 @@ export interface RouteOptions {
 export function routeStage(o: RouteOptions): Handler<Exchange, Reply | null> {
   const health = async (): Promise<Reply> => {
     const h = o.health ? await o.health() : { ok: true };
-    return { status: h.ok ? 200 : 503, body: { status: h.ok ? "ok" : "unavailable", ...(h.detail !== undefined ? { detail: h.detail } : {}) }, route: "/healthz" };
+    return { status: h.ok ? 200 : 503, body: { status: healthStatus(h), ...(h.detail !== undefined ? { detail: h.detail } : {}) }, route: "/healthz" };
   };
   return async (x) => {
     const path = x.path!;

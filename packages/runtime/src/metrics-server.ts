@@ -1,7 +1,8 @@
 // A small HTTP server for a process without the gateway in front of it (e.g. `tongate index`):
 // GET /metrics answers the Prometheus text of a registry (prom-client's Registry fits), GET /healthz
-// `{"status":"ok"|"unavailable","detail":…}` (200 or 503). Everything else is a 404.
+// `{"status":"ok"|"degraded"|"unavailable","detail":…}` (200, 200 or 503). Everything else is a 404.
 import { createServer, type Server } from "node:http";
+import { healthStatus } from "./service.js";
 
 export interface MetricsSource {
   metrics(): Promise<string>;
@@ -10,6 +11,8 @@ export interface MetricsSource {
 
 export interface Health {
   ok: boolean;
+  /** answering without a dependency: "degraded", still 200 */
+  degraded?: boolean;
   detail?: unknown;
 }
 
@@ -29,7 +32,7 @@ export async function serveMetrics(listen: { host: string; port: number }, regis
         res.writeHead(200, { "content-type": registry.contentType }).end(text);
       } else if (path === "/healthz") {
         const h = await health();
-        res.writeHead(h.ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: h.ok ? "ok" : "unavailable", detail: h.detail ?? null }));
+        res.writeHead(h.ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: healthStatus(h), detail: h.detail ?? null }));
       } else {
         res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not found" }));
       }

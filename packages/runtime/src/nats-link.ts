@@ -5,7 +5,14 @@
 // (what the caller needs on the server: a KV bucket, a stream) has succeeded since the last
 // (re)connection — a restarted server may have lost what lived in its memory or a fresh store.
 // `run` rejects at once with NatsDownError while the link is down, and as soon as it goes down
-// during an operation; a failing operation makes the link prepare again before it is up.
+// during an operation; a failing operation makes the link prepare again before it is up (and the
+// operations in flight fail at once). A caller that must not wait (ratelimit) gives `run` a
+// deadline: an operation during which the server has sent nothing on the connection for that long
+// (a server that is stopping answers nothing for a while before its sockets close; a hung one never)
+// fails with NatsDeadlineError and counts as a failure, so the calls after it do not wait either.
+// A server that cannot be reached at start does not stop the process: with `startDown` the link
+// starts down and connects in the background (a malformed URL, refused credentials, a server without
+// JetStream are still errors at start).
 import { connect, Events, type NatsConnection } from "nats";
 import { ConfigError } from "./config.js";
 import type { Logger } from "./log.js";
@@ -18,9 +25,27 @@ export type NatsState = "up" | "preparing" | "reconnecting" | "closed";
 
 /** The broker cannot be used now; the caller answers without it. */
 export class NatsDownError extends Error {
-  constructor(readonly state: NatsState) {
-    super(`NATS is ${state === "closed" ? "closed" : "unreachable"}`);
+  constructor(
+    readonly state: NatsState,
+    message = `NATS is ${state === "closed" ? "closed" : "unreachable"}`,
+  ) {
+    super(message);
   }
+}
+
+/** The broker sent nothing for an operation's deadline while it waited: the caller answers without it, and the link prepares again. */
+export class NatsDeadlineError extends NatsDownError {
+  constructor(readonly deadlineMs: number) {
+    super("preparing", `NATS sent nothing for ${deadlineMs} ms`);
+  }
+}
+
+/** Whether a failed first connection means the server is not there now (retry in the background), not a wrong setting. */
+export function isUnreachable(e: unknown): boolean {
+  if (e instanceof TypeError) return false; // a malformed URL
+  const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+  // nats.js's own codes for a server that is not there; system errors (ECONNRESET, ENOTFOUND while DNS has no record yet, …)
+  return ["CONNECTION_REFUSED", "CONNECTION_TIMEOUT", "TIMEOUT", "DISCONNECT", "CONNECTION_CLOSED"].includes(code) || /^E[A-Z_]+$/.test(code);
 }
 
 export interface NatsLinkOptions {
@@ -32,9 +57,10 @@ export interface NatsLinkOptions {
   /** Told of every state change but closing (e.g. to log or count outages). */
   onState?: (state: NatsState, previous: NatsState) => void;
   /**
-   * A server that cannot be reached at start: false (default) — a ConfigError (a wrong URL is said
-   * at once); true — the link starts down and connects in the background (a process restarted
-   * during an outage, e.g. the indexer, whose events wait in its outbox).
+   * A server that cannot be reached at start: false (default) — a ConfigError; true — the link
+   * starts down and connects in the background (a process started or restarted during an outage:
+   * the indexer's events wait in its outbox, ratelimit answers by its outage policy). A malformed
+   * URL or refused credentials are a ConfigError either way.
    */
   startDown?: boolean;
 }
@@ -85,7 +111,7 @@ export class NatsLink {
     try {
       nc = await link.dial(false);
     } catch (e) {
-      if (!options.startDown) throw new ConfigError(`--nats-url ${url}: ${(e as Error).message}`);
+      if (!options.startDown || !isUnreachable(e)) throw new ConfigError(`--nats-url ${url}: ${(e as Error).message}`);
       options.log.warn({ nats: url, err: e }, "NATS unreachable at start; connecting in the background");
       link.current = "reconnecting";
       link.connecting = link.dial(true).then(
@@ -131,20 +157,55 @@ export class NatsLink {
     return { state: this.current, since: new Date(this.since).toISOString(), outages: this.outages };
   }
 
-  /** Runs `op` against the broker; NatsDownError at once while it is down or once it goes down meanwhile. */
-  async run<T>(op: (nc: NatsConnection) => Promise<T>): Promise<T> {
+  /**
+   * Runs `op` against the broker; NatsDownError at once while it is down or once it goes down
+   * meanwhile; NatsDeadlineError once the server has sent nothing for `deadlineMs` while `op` waits
+   * (`op` goes on, its result unused).
+   */
+  async run<T>(op: (nc: NatsConnection) => Promise<T>, o: { deadlineMs?: number } = {}): Promise<T> {
     const nc = this.connection;
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const racers: Promise<T>[] = [op(nc), this.down];
+    if (o.deadlineMs !== undefined) {
+      const ms = o.deadlineMs;
+      racers.push(
+        new Promise<never>((_, reject) => {
+          // The deadline is silence: a server that answered anything on this connection within the
+          // last `ms` is alive and the operation waits on (e.g. retries of a contended KV entry).
+          let heard = nc.stats().inBytes;
+          const check = () => {
+            if (settled) return;
+            const now = nc.stats().inBytes;
+            if (now !== heard) {
+              heard = now;
+              timer = setTimeout(later, ms);
+            } else {
+              reject(new NatsDeadlineError(ms));
+            }
+          };
+          // A timer that fires late because the event loop was busy must not beat an answer that
+          // arrived meanwhile: it is read in this turn's poll phase, before setImmediate.
+          const later = () => setImmediate(check);
+          timer = setTimeout(later, ms);
+        }),
+      );
+    }
     try {
-      return await Promise.race([op(nc), this.down]);
+      return await Promise.race(racers);
     } catch (e) {
-      if (e instanceof NatsDownError) throw e;
-      // The broker answered wrongly or not in time (e.g. the KV bucket is gone after a restart): prepare again.
+      if (e instanceof NatsDownError && !(e instanceof NatsDeadlineError)) throw e;
+      // The broker answered wrongly or not in time (e.g. the KV bucket is gone after a restart, or
+      // the server is shutting down): prepare again; calls meanwhile do not wait on it.
       if (this.current === "up" && !nc.isClosed()) {
         this.options.log.warn({ err: e, nats: this.url }, "NATS operation failed; preparing the connection again");
         this.set("preparing");
         this.prepareLoop();
       }
       throw e;
+    } finally {
+      settled = true;
+      clearTimeout(timer);
     }
   }
 

@@ -8,7 +8,7 @@ import { busKey, openBus } from "./bus.js";
 import { inProcessTransport, remoteTransport, serveGrpc, type GrpcServer } from "./host.js";
 import type { Registry } from "prom-client";
 import type { Logger } from "./log.js";
-import { healthOf, type DependencyHealth, type RawOptions, type ResourceKey, type RunningService, type ServiceModule } from "./service.js";
+import { healthOf, type DependencyHealth, type RawOptions, type ResourceKey, type RunningService, type ServiceHealth, type ServiceModule } from "./service.js";
 
 /** A resource the host owns once opened: it closes it after the services that use it. */
 export interface Closable {
@@ -108,20 +108,24 @@ export class ServiceHost {
   /**
    * /healthz of the services here, and the state of each dependency opened for them. A dependency
    * that is down does not make the process unhealthy by itself: the services decide (e.g. ratelimit
-   * keeps answering without NATS, lite-proxy not without a liteserver).
+   * keeps answering without NATS, lite-proxy not without a liteserver); the process is then
+   * "degraded" (still 200).
    */
-  health(): () => Promise<{ ok: boolean; detail?: JsonValue }> {
+  health(): () => Promise<ServiceHealth> {
     const services = healthOf(this.services);
     return async () => {
       const h = await services();
       const dependencies: Record<string, JsonValue> = {};
+      let degraded = h.degraded === true;
       for (const r of this.opened) {
         const d = r.health?.();
-        if (d) dependencies[d.name] = { ok: d.ok, ...(d.detail !== undefined ? { detail: d.detail } : {}) };
+        if (!d) continue;
+        dependencies[d.name] = { ok: d.ok, ...(d.detail !== undefined ? { detail: d.detail } : {}) };
+        degraded ||= !d.ok;
       }
       if (Object.keys(dependencies).length === 0) return h;
       const detail = h.detail !== undefined && typeof h.detail === "object" && h.detail !== null && !Array.isArray(h.detail) ? h.detail : {};
-      return { ok: h.ok, detail: { ...detail, dependencies } };
+      return { ok: h.ok, ...(degraded ? { degraded } : {}), detail: { ...detail, dependencies } };
     };
   }
 

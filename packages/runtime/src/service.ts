@@ -52,6 +52,8 @@ export interface ServiceContext<O = unknown, N extends Needs = Needs> {
 export interface ServiceHealth {
   /** The service can answer (e.g. lite-proxy: a liteserver is alive). */
   ok: boolean;
+  /** It answers, but without a dependency (e.g. ratelimit by its outage policy while NATS is down): /healthz says "degraded", still 200. */
+  degraded?: boolean;
   /** What /healthz shows about it. */
   detail?: JsonValue;
 }
@@ -190,17 +192,24 @@ async function supplyNeeds<N extends Needs>(module: string, needs: N, ctx: Launc
 }
 
 /** /healthz of services in this process: ok when every one is, with each one's detail by name. */
-export function healthOf(services: readonly { name: string; running: RunningService }[]): () => Promise<{ ok: boolean; detail?: JsonValue }> {
+export function healthOf(services: readonly { name: string; running: RunningService }[]): () => Promise<ServiceHealth> {
   return () => {
     const detail: Record<string, JsonValue> = {};
     let ok = true;
+    let degraded = false;
     for (const s of services) {
       const h = s.running.health?.();
       if (!h) continue;
       ok &&= h.ok;
+      degraded ||= h.degraded === true;
       if (h.detail !== undefined) detail[s.name] = h.detail;
     }
     // No service reporting: just {"status":"ok"}.
-    return Promise.resolve(Object.keys(detail).length ? { ok, detail } : { ok });
+    return Promise.resolve({ ok, ...(degraded ? { degraded } : {}), ...(Object.keys(detail).length ? { detail } : {}) });
   };
+}
+
+/** /healthz's status word: "unavailable" (503), "degraded" (200: answering without a dependency) or "ok". */
+export function healthStatus(h: { ok: boolean; degraded?: boolean }): "ok" | "degraded" | "unavailable" {
+  return !h.ok ? "unavailable" : h.degraded ? "degraded" : "ok";
 }

@@ -11,7 +11,7 @@ import { MemoryBucketStore, type BucketStore } from "./bucket-store.js";
 import { KeyStore } from "./key-store.js";
 import { Limiter } from "./limiter.js";
 import { RateLimitMetrics } from "./metrics.js";
-import { OUTAGE_POLICIES, type OutagePolicy } from "./nats-store.js";
+import { DEFAULT_NATS_DEADLINE_MS, OUTAGE_POLICIES, type OutagePolicy } from "./nats-store.js";
 import { limitsFromOptions, type Limits } from "./plans.js";
 
 export { KeyStore, hashSecret, idOfHash, KEYS_FILE, type KeyRecord } from "./key-store.js";
@@ -34,6 +34,11 @@ export const rateLimitOptions: OptionSpec[] = [
     name: "ratelimit-outage",
     default: "local",
     description: "ratelimit: while NATS (--nats-url) is down: local = each ratelimit replica limits with its own buckets at each key's rate (over-admission up to the number of replicas); deny = counted requests get 503 with Retry-After",
+  },
+  {
+    name: "ratelimit-nats-deadline-ms",
+    default: String(DEFAULT_NATS_DEADLINE_MS),
+    description: "ratelimit: a bucket update NATS has not answered within this many ms is decided by --ratelimit-outage (and NATS is checked again before the next one goes to it)",
   },
 ];
 
@@ -58,6 +63,8 @@ export interface RateLimitOptions {
   natsKvBucket: string | undefined;
   /** What limits while NATS is down. */
   outage: OutagePolicy;
+  /** How long a bucket update waits for NATS before the outage policy decides it. */
+  natsDeadlineMs: number;
   /** The clock of the buckets and keys (a test's fake clock in process; Date.now otherwise). */
   now: () => number;
 }
@@ -71,8 +78,16 @@ export function rateLimitOptionsOf(o: RawOptions): RateLimitOptions {
     natsUrl: option(o, "nats-url"),
     natsKvBucket: option(o, "nats-kv-bucket"),
     outage: outagePolicyOf(option(o, "ratelimit-outage") ?? "local"),
+    natsDeadlineMs: deadlineOf(option(o, "ratelimit-nats-deadline-ms")),
     now: typeof clock === "function" ? () => Number(clock()) : Date.now,
   };
+}
+
+function deadlineOf(v: string | undefined): number {
+  if (v === undefined) return DEFAULT_NATS_DEADLINE_MS;
+  const ms = Number(v);
+  if (!Number.isInteger(ms) || ms < 1 || ms > 60_000) throw new ConfigError(`--ratelimit-nats-deadline-ms ${v}: expected whole milliseconds, 1..60000`);
+  return ms;
 }
 
 function outagePolicyOf(v: string): OutagePolicy {
@@ -96,11 +111,12 @@ export const rateLimitService = defineService({
     });
     const metrics = new RateLimitMetrics();
     let buckets: BucketStore;
-    let health: (() => JsonValue) | undefined;
+    let health: (() => { degraded: boolean; detail: JsonValue }) | undefined;
     if (natsUrl) {
       const { NatsBucketStore } = await import("./nats-store.js");
-      const store = await NatsBucketStore.connect({ url: natsUrl, log: ctx.log, bucket: ctx.options.natsKvBucket, outage: ctx.options.outage, now, metrics });
-      health = () => ({ nats: store.health() });
+      const { natsKvBucket: bucket, outage, natsDeadlineMs: deadlineMs } = ctx.options;
+      const store = await NatsBucketStore.connect({ url: natsUrl, log: ctx.log, bucket, outage, deadlineMs, now, metrics });
+      health = () => ({ degraded: !store.shared, detail: { nats: store.health() } });
       buckets = store;
     } else {
       buckets = new MemoryBucketStore(now);
@@ -110,8 +126,8 @@ export const rateLimitService = defineService({
     ctx.log.debug({ keylessRps: limits.keylessRps, keylessLoopback: limits.keylessLoopback ?? true, plans: limits.plans, keys: keys.file ?? "memory", buckets: natsUrl ?? "memory" }, "ratelimit ready");
     return {
       metrics: metrics.registry,
-      // Always ok: while NATS is down the outage policy answers (the detail says which).
-      health: health && (() => ({ ok: true, detail: health() })),
+      // Always ok: while NATS is down the outage policy answers (degraded; the detail says which).
+      health: health && (() => ({ ok: true, ...health() })),
       impl: {
         async check(req) {
           return { decision: await limiter.check(req.client, req.cost) };

@@ -10,9 +10,13 @@
 // When NATS is down (issue 16) no request waits for it (NatsLink knows): the
 // outage policy answers — "local": this replica's own buckets at each key's rate
 // (over-admission bounded by the number of replicas), "deny": 503 with
-// Retry-After. When NATS is back, the link recreates the KV bucket (a restarted
-// server lost it: it lives in memory) and shared limiting resumes; the local
-// buckets are dropped.
+// Retry-After. A bucket update NATS has not answered within its deadline
+// (--ratelimit-nats-deadline-ms, 50 ms: a server that is stopping answers nothing
+// until it closes its sockets) is decided by the policy too, and the link checks
+// the server again before the next update goes to it. When NATS is back, the
+// link recreates the KV bucket (a restarted server lost it: it lives in memory)
+// and shared limiting resumes; the local buckets are dropped. A process started
+// while NATS is down starts with the policy and connects in the background.
 import { StorageType, type KV, type NatsConnection, type NatsError } from "nats";
 import { apiError, ConfigError, type Logger } from "@tongate/runtime";
 import { NatsDownError, NatsLink, type NatsState } from "@tongate/runtime/nats";
@@ -25,8 +29,10 @@ const IDLE_TTL_MS = 60 * 60 * 1000;
 const MAX_ATTEMPTS = 32;
 /** JetStream's "wrong last sequence": the entry changed since it was read. */
 const WRONG_LAST_SEQUENCE = 10071;
-/** A KV call the server does not answer within this fails (and the link prepares again): requests never wait longer. */
+/** The KV client's own timeout (the link's preparation; a bucket update gives up at its much shorter deadline). */
 const KV_TIMEOUT_MS = 1000;
+/** A bucket update NATS has not answered by then is decided by the outage policy. */
+export const DEFAULT_NATS_DEADLINE_MS = 50;
 /** What `deny` asks clients to wait: the link retries within about this. */
 export const OUTAGE_RETRY_AFTER_S = 2;
 
@@ -41,6 +47,8 @@ export interface NatsStoreOptions {
   log: Logger;
   bucket?: string;
   outage: OutagePolicy;
+  /** How long a bucket update may wait for NATS (DEFAULT_NATS_DEADLINE_MS). */
+  deadlineMs?: number;
   now: () => number;
   metrics: RateLimitMetrics;
 }
@@ -68,10 +76,22 @@ export class NatsBucketStore implements BucketStore {
         }
       },
       onState: (state, previous) => store.changed(state, previous),
+      // started during an outage (e.g. restarted by a supervisor): answer by the policy meanwhile
+      startDown: true,
     });
     o.metrics.watchNats(() => store.link.state);
-    o.log.info({ nats: o.url, kv: bucket, outage: o.outage }, "ratelimit buckets in NATS JetStream KV");
+    o.log.info({ nats: o.url, kv: bucket, outage: o.outage, deadlineMs: store.deadlineMs }, "ratelimit buckets in NATS JetStream KV");
+    if (!store.link.up) store.outageBegan(store.link.state);
     return store;
+  }
+
+  private get deadlineMs(): number {
+    return this.o.deadlineMs ?? DEFAULT_NATS_DEADLINE_MS;
+  }
+
+  /** Whether the buckets are shared now (false: the outage policy decides). */
+  get shared(): boolean {
+    return this.link.up;
   }
 
   /** For /healthz. */
@@ -82,7 +102,7 @@ export class NatsBucketStore implements BucketStore {
   async update(id: string, rate: Rate, step: (state: BucketState | undefined) => Take): Promise<Take> {
     if (this.link.up) {
       try {
-        const t = await this.link.run(() => this.shared(id, step));
+        const t = await this.link.run(() => this.sharedUpdate(id, step), { deadlineMs: this.deadlineMs });
         // contention is the shared store's answer, not an outage
         if (t === "contended") throw apiError(503, `rate-limit bucket ${id} is contended; try again`);
         return t;
@@ -93,7 +113,7 @@ export class NatsBucketStore implements BucketStore {
     return this.outage(id, rate, step);
   }
 
-  private async shared(id: string, step: (state: BucketState | undefined) => Take): Promise<Take | "contended"> {
+  private async sharedUpdate(id: string, step: (state: BucketState | undefined) => Take): Promise<Take | "contended"> {
     const key = kvKey(id);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await this.kv.get(key);
@@ -121,9 +141,13 @@ export class NatsBucketStore implements BucketStore {
     return t;
   }
 
+  private outageBegan(state: NatsState): void {
+    this.o.log.warn({ nats: this.o.url, state, policy: this.o.outage }, this.o.outage === "local" ? "NATS unreachable: rate limits are per replica until it returns" : "NATS unreachable: counted requests are refused (503) until it returns");
+  }
+
   private changed(state: NatsState, previous: NatsState): void {
     if (previous === "up") {
-      this.o.log.warn({ nats: this.o.url, state, policy: this.o.outage }, this.o.outage === "local" ? "NATS unreachable: rate limits are per replica until it returns" : "NATS unreachable: counted requests are refused (503) until it returns");
+      this.outageBegan(state);
     } else if (state === "up") {
       this.local = undefined;
       this.o.log.info({ nats: this.o.url }, "NATS is back: rate limits are shared again");
