@@ -65,6 +65,17 @@ export interface NatsLinkOptions {
   startDown?: boolean;
 }
 
+/** A PING answered by the server's PONG, within ROUND_TRIP_TIMEOUT_MS. */
+const ROUND_TRIP_TIMEOUT_MS = 1000;
+async function roundTrip(nc: NatsConnection): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([nc.flush(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`NATS did not answer a PING within ${ROUND_TRIP_TIMEOUT_MS} ms`)), ROUND_TRIP_TIMEOUT_MS)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The delays of reconnection attempts: doubling from RECONNECT_MIN_MS to RECONNECT_MAX_MS, ±20 % jitter. */
 export function backoff(attempt: number): number {
   const base = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(attempt, 16));
@@ -79,6 +90,8 @@ export class NatsLink {
   private down!: Promise<never>;
   private fail!: (e: NatsDownError) => void;
   private preparing: Promise<void> | undefined;
+  /** Whether the next check before the link is up must run `prepare` (after a (re)connection or an error), not just a round trip. */
+  private full = true;
   private nc: NatsConnection | undefined;
   /** the background connection of a link that started down */
   private connecting: Promise<void> | undefined;
@@ -195,12 +208,13 @@ export class NatsLink {
       return await Promise.race(racers);
     } catch (e) {
       if (e instanceof NatsDownError && !(e instanceof NatsDeadlineError)) throw e;
-      // The broker answered wrongly or not in time (e.g. the KV bucket is gone after a restart, or
-      // the server is shutting down): prepare again; calls meanwhile do not wait on it.
+      // The broker answered wrongly (e.g. the KV bucket is gone after a restart, or the server is
+      // shutting down): prepare again; silent past a deadline (stopping, hung, or only slow on a
+      // loaded machine): a round trip to it first. Calls meanwhile do not wait on it.
       if (this.current === "up" && !nc.isClosed()) {
-        this.options.log.warn({ err: e, nats: this.url }, "NATS operation failed; preparing the connection again");
+        this.options.log.warn({ err: e, nats: this.url }, e instanceof NatsDeadlineError ? "NATS is silent; checking it before the next operation" : "NATS operation failed; preparing the connection again");
         this.set("preparing");
-        this.prepareLoop();
+        this.prepareLoop(!(e instanceof NatsDeadlineError));
       }
       throw e;
     } finally {
@@ -248,20 +262,34 @@ export class NatsLink {
     this.set("closed");
   }
 
-  /** Prepares until it succeeds (then the link is up) or the connection is lost again. */
-  private prepareLoop(): void {
+  /**
+   * Prepares until it succeeds (then the link is up) or the connection is lost again. `full` false:
+   * the server was only silent for a while, a round trip (PING/PONG) shows it answers again.
+   */
+  private prepareLoop(full = true): void {
+    this.full ||= full;
     if (this.preparing) return;
     this.preparing = (async () => {
       for (let attempt = 0; this.current === "preparing"; attempt++) {
+        const prepare = this.full;
+        this.full = false;
         try {
-          await this.options.prepare?.(this.nc!);
+          if (prepare) await this.options.prepare?.(this.nc!);
+          else await roundTrip(this.nc!);
+          // a reconnection meanwhile asks for the whole preparation
+          if (this.full) continue;
           if (this.current === "preparing") this.set("up");
           return;
         } catch (e) {
-          if (attempt === 0) this.options.log.warn({ err: e, nats: this.url }, "NATS reconnected but not ready; retrying");
+          this.full ||= prepare;
+          if (attempt === 0) this.options.log.warn({ err: e, nats: this.url }, "NATS is connected but not ready; retrying");
           await new Promise((r) => setTimeout(r, backoff(attempt)));
         }
       }
-    })().finally(() => (this.preparing = undefined));
+    })().finally(() => {
+      this.preparing = undefined;
+      // lost and regained while this loop was ending: check again
+      if (this.current === "preparing") this.prepareLoop(false);
+    });
   }
 }

@@ -100,9 +100,11 @@ export class NatsBucketStore implements BucketStore {
   }
 
   async update(id: string, rate: Rate, step: (state: BucketState | undefined) => Take): Promise<Take> {
+    const t0 = performance.now();
     if (this.link.up) {
       try {
         const t = await this.link.run(() => this.sharedUpdate(id, step), { deadlineMs: this.deadlineMs });
+        this.o.metrics.bucketUpdate("shared", performance.now() - t0);
         // contention is the shared store's answer, not an outage
         if (t === "contended") throw apiError(503, `rate-limit bucket ${id} is contended; try again`);
         return t;
@@ -110,7 +112,11 @@ export class NatsBucketStore implements BucketStore {
         if (!(e instanceof NatsDownError) && this.link.up) throw e;
       }
     }
-    return this.outage(id, rate, step);
+    try {
+      return await this.outage(id, rate, step);
+    } finally {
+      this.o.metrics.bucketUpdate("outage", performance.now() - t0);
+    }
   }
 
   private async sharedUpdate(id: string, step: (state: BucketState | undefined) => Take): Promise<Take | "contended"> {

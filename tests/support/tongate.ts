@@ -1,0 +1,95 @@
+// `tongate` commands as child processes for end-to-end tests: started, their output kept, stopped
+// together; and what their /metrics and /healthz say.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { stopProcess } from "../../bench/support/processes.js";
+
+const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
+
+export interface Tongate {
+  child: ChildProcess;
+  /** its stdout and stderr so far */
+  out: () => string;
+}
+
+/** The processes started by one test file, stopped together. */
+export class Tongates {
+  readonly started: Tongate[] = [];
+
+  /** Starts `tongate ARGS`; resolves once its output matches `ready`. */
+  start(args: string[], ready: RegExp, timeoutMs = 60_000): Promise<Tongate> {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const proc = { child, out: () => out };
+    this.started.push(proc);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`tongate ${args.join(" ")} did not start:\n${out}`)), timeoutMs);
+      const onData = (d: Buffer) => {
+        out += d.toString();
+        if (ready.test(out)) {
+          clearTimeout(timer);
+          resolve(proc);
+        }
+      };
+      child.stdout!.on("data", onData);
+      child.stderr!.on("data", onData);
+      child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`tongate ${args.join(" ")} exited ${code}:\n${out}`))));
+    });
+  }
+
+  /** Whether every process started is still the one started (none exited, so none was restarted). */
+  allRunning(): boolean {
+    return this.started.every((p) => p.child.exitCode === null && p.child.signalCode === null);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.started.splice(0).map((p) => stopProcess(p.child)));
+  }
+}
+
+/** A series' value on a Prometheus page (0 when absent); `series` is the name with its labels. */
+export async function metric(baseUrl: string, series: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith(series + " "));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+/**
+ * Calls of the RateLimit service answered in more than 100 ms and more than 1 s so far, as its gRPC
+ * server's histogram (tongate_rpc_call_duration_seconds) counts them on a `serve --metrics-listen`
+ * page: what waiting on NATS would cost, apart from the HTTP load's own noise on a shared machine.
+ */
+export async function slowRateLimitCalls(metricsUrl: string): Promise<{ over100ms: number; over1s: number; all: number }> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+  let all = 0;
+  let within100 = 0;
+  let within1s = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("tongate_rpc_call_duration_seconds_bucket{") || !line.includes('side="grpc-server"') || !line.includes("RateLimit/")) continue;
+    const v = Number(line.slice(line.lastIndexOf(" ") + 1));
+    if (line.includes('le="+Inf"')) all += v;
+    else if (line.includes('le="0.1"')) within100 += v;
+    else if (line.includes('le="1"')) within1s += v;
+  }
+  return { over100ms: all - within100, over1s: all - within1s, all };
+}
+
+/**
+ * Bucket updates of a ratelimit service with --nats-url that took more than 100 ms from their start
+ * to their decision (by NATS or by the outage policy, waits on NATS included), so far.
+ */
+export async function slowBucketUpdates(metricsUrl: string, decided: "shared" | "outage" | "any" = "any"): Promise<{ over100ms: number; all: number }> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+  let all = 0;
+  let within100 = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("tongate_ratelimit_bucket_update_seconds_bucket{")) continue;
+    if (decided !== "any" && !line.includes(`decided="${decided}"`)) continue;
+    const v = Number(line.slice(line.lastIndexOf(" ") + 1));
+    if (line.includes('le="+Inf"')) all += v;
+    else if (line.includes('le="0.1"')) within100 += v;
+  }
+  return { over100ms: all - within100, all };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
