@@ -47,7 +47,7 @@ beforeAll(async () => {
   ]);
   rateLimitProcess = started.find((c) => c.spawnargs.includes("ratelimit"))!;
   const upstreams = ["--upstream", `ratelimit=http://127.0.0.1:${rlPort}`, "--upstream", `lite-proxy=http://127.0.0.1:${lpPort}`];
-  await Promise.all([gw1, gw2].map((port) => tongate(["gateway", ...upstreams, "--host", "127.0.0.1", "--port", String(port), "--network", "mainnet"], /gateway listening/)));
+  await Promise.all([gw1, gw2].map((port) => tongate(["gateway", ...upstreams, "--host", "127.0.0.1", "--port", String(port)], /gateway listening/)));
   gateways = [gw1, gw2].map((port) => `http://127.0.0.1:${port}`);
 });
 
