@@ -68,6 +68,9 @@ interface Meta {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** The environment; every thread opens it with the same options. */
+const openEnv = (dir: string): RootDatabase => open({ path: dir, maxDbs: 8, compression: false });
 const MAX_LT = (1n << 64n) - 1n;
 
 export class KeyIndex {
@@ -81,7 +84,11 @@ export class KeyIndex {
   private readonly meta: Database<Meta, string>;
   private closed = false;
 
-  private constructor(private readonly env: RootDatabase) {
+  private constructor(
+    private readonly env: RootDatabase,
+    /** the index's directory: a key reader (api/key-readers) opens it again in its thread */
+    readonly dir: string,
+  ) {
     const binary = { keyEncoding: "binary", encoding: "binary" } as const;
     // transactions compress ~3× (base64 bodies, repeated field tags); LZ4 costs microseconds
     this.transactions = env.openDB<Buffer, Buffer>({ name: "transactions", ...binary, compression: { threshold: 256 } });
@@ -96,12 +103,28 @@ export class KeyIndex {
 
   /** Opens (creating) the index in `dir`. An index of another format is emptied (and must be rebuilt). */
   static async open(dir: string): Promise<KeyIndex> {
-    const env = open({ path: dir, maxDbs: 8, compression: false });
-    const index = new KeyIndex(env);
+    const index = new KeyIndex(openEnv(dir), dir);
     const meta = index.meta.get("meta");
     if (meta && meta.format !== KEY_INDEX_FORMAT) await index.clear();
     if (!index.meta.get("meta")) await index.meta.put("meta", { format: KEY_INDEX_FORMAT, complete: false });
     return index;
+  }
+
+  /**
+   * Opens the index another thread of this process keeps (a key reader's view): no format check, no
+   * write. LMDB shares the environment between the threads of a process.
+   */
+  static openReader(dir: string): KeyIndex {
+    return new KeyIndex(openEnv(dir), dir);
+  }
+
+  /**
+   * Reads after this see every write committed before it. lmdb-js keeps one read snapshot per
+   * event-loop turn of its thread; a thread that serves several requests in one turn (a key reader
+   * taking queued messages) calls this before each, so no answer is older than the request.
+   */
+  refresh(): void {
+    this.env.resetReadTxn();
   }
 
   /** Every ClickHouse transaction is here: reads may use the index. */
