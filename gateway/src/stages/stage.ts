@@ -40,7 +40,7 @@ export interface Reply {
   status: number;
   body: JsonValue;
   /** The body already as JSON bytes (a service rendered the answer): written as it is, `body` unused. */
-  rendered?: Uint8Array;
+  rendered?: string;
   /** The route label of metrics and logs. */
   route: string;
   headers?: Record<string, string>;
@@ -57,5 +57,5 @@ export interface Answer {
   result: JsonValue;
   cached: boolean;
   /** The result already as JSON bytes (a v3 service rendered it on a thread of its own); `result` is then null. */
-  rendered?: Uint8Array;
+  rendered?: string;
 }

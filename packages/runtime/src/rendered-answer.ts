@@ -11,7 +11,7 @@ import { createContextKey, type ContextValues } from "@connectrpc/connect";
 
 /** Where a handler puts its answer's JSON (UTF-8, toncenter's form: `@tongate/proto/json/render.ts`). */
 export interface RenderedAnswer {
-  json?: Uint8Array;
+  json?: string;
 }
 
 /** The context value a caller sets to accept a rendered answer; absent: answer the message. */

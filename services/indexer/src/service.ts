@@ -75,7 +75,7 @@ export const indexService = defineModule({
         const s = run?.status();
         const ch = clickhouse.health();
         // API v3 cannot answer without ClickHouse
-        return { ok: ch.state === "up", detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex, clickhouse: { ...ch } } };
+        return { ok: ch.state === "up", detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex, keyReaders: readers ? { threads: o.keyReaders.threads, ...readers.stats } : "off", clickhouse: { ...ch } } };
       },
       async close() {
         await readers?.close();

@@ -28,7 +28,6 @@ const fresh = (n: number) => new Address(0, Buffer.alloc(32, n));
 const noLiteProxy = () => {
   throw new Error("no lite-proxy here");
 };
-const decoder = new TextDecoder();
 
 /** A Blockchain client over the in-process transport to the service (with or without readers). */
 function client(withReaders: boolean) {
@@ -49,7 +48,7 @@ async function both(method: Method, req: MessageInitShape<DescMethodUnary["input
       const res = await fn(req, slot ? { contextValues: createContextValues().set(renderedAnswerKey, slot) } : undefined);
       if (slot?.json) {
         tally.rendered++;
-        return JSON.parse(decoder.decode(slot.json));
+        return JSON.parse(slot.json);
       }
       if (slot) tally.onMainThread++;
       return JSON.parse(JSON.stringify(renderResult(method.output, res)));

@@ -28,7 +28,7 @@ export interface KeyReadersOptions {
 
 interface Reader {
   worker: Worker;
-  jobs: Map<number, (json: Uint8Array | undefined) => void>;
+  jobs: Map<number, (json: string | undefined) => void>;
 }
 
 /** What became of the requests offered to the readers. */
@@ -66,7 +66,7 @@ export class KeyReaders {
   }
 
   /** The answer's JSON from a reader; undefined: answer it on this thread. */
-  answer(method: DescMethod, req: Message): Promise<Uint8Array | undefined> {
+  answer(method: DescMethod, req: Message): Promise<string | undefined> {
     let r: Reader | undefined;
     for (const c of this.readers) if (c && c.jobs.size < MAX_IN_FLIGHT && (!r || c.jobs.size < r.jobs.size)) r = c;
     if (!r) {

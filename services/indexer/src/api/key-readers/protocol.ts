@@ -19,5 +19,5 @@ export interface KeyReaderRequest {
 /** The answer as toncenter's JSON (UTF-8, transferred); none: the service answers on its own thread. */
 export interface KeyReaderReply {
   job: number;
-  json?: Uint8Array<ArrayBuffer>;
+  json?: string;
 }

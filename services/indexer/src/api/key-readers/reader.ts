@@ -25,25 +25,24 @@ const keys = KeyIndex.openReader(data.dir);
 const source = { keys };
 const book: BookSources = { addressBook: (addresses) => Promise.resolve(addressBookFromKeys(keys, addresses)) };
 const byId = new Map(KEY_LOOKUPS.map((l) => [lookupId(l.method), l]));
-const encoder = new TextEncoder();
 const port = parentPort!;
 
 port.on("message", (m: KeyReaderRequest) => {
   void answer(m).then(
     (json) => {
       const reply: KeyReaderReply = { job: m.job, json };
-      port.postMessage(reply, json ? [json.buffer] : []);
+      port.postMessage(reply);
     },
     () => port.postMessage({ job: m.job } satisfies KeyReaderReply),
   );
 });
 
-async function answer(m: KeyReaderRequest): Promise<Uint8Array<ArrayBuffer> | undefined> {
+async function answer(m: KeyReaderRequest): Promise<string | undefined> {
   // no answer older than the request: messages taken in one turn would share a read snapshot
   keys.refresh();
   const found = byId.get(m.method)?.answer(source, m.request);
   if (!found) return undefined;
   const plan = planOf(found.desc);
   if (plan) await fillBook(plan, found.message, book);
-  return encoder.encode(JSON.stringify(renderResult(found.desc, found.message)));
+  return JSON.stringify(renderResult(found.desc, found.message));
 }
