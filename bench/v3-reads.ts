@@ -20,7 +20,7 @@
 // concurrency 8, interleaved for BENCH_ROUNDS rounds.
 //
 //   npm run bench:v3-reads   (BENCH_TX=1000000 BENCH_ACCOUNTS=10000 BENCH_SECONDS=15 BENCH_ROUNDS=3
-//                             BENCH_CONCURRENCY=1,8,32 BENCH_V2=on)
+//                             BENCH_CONCURRENCY=1,8,32 BENCH_V2=on BENCH_SIDE=on)
 // The chDB set and the loaded cluster are kept in bench/.cache (delete them to build them again).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -37,6 +37,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? "1,8,32").split(",").map(Number);
 const V2 = (process.env.BENCH_V2 ?? "on") !== "off";
+/** BENCH_SIDE=off: only the second part (v2 latency under v3 load), without PostgreSQL */
+const SIDE = (process.env.BENCH_SIDE ?? "on") !== "off";
 const WARMUP_SECONDS = 3;
 const V2_INTERVAL_MS = 2;
 const bin = fileURLToPath(new URL("../cli/bin/tongate.js", import.meta.url));
@@ -310,19 +312,24 @@ async function main(): Promise<void> {
   header();
   const store = await openIndexSet();
   let accounts: string[];
-  let cluster: PgCluster;
+  let cluster: PgCluster | undefined;
   try {
     accounts = await accountsOf(store);
-    cluster = await startCluster(pgDir);
-    cleanups.push(() => cluster.stop());
-    await loadOnce(cluster, store, pgDir);
+    if (SIDE) {
+      cluster = await startCluster(pgDir);
+      const started = cluster;
+      cleanups.push(() => started.stop());
+      await loadOnce(cluster, store, pgDir);
+    }
   } finally {
     await store.close(); // chDB binds its directory to one process: the gateways open it next
   }
-  const version = (await cluster.psql("SHOW server_version")).split("\n")[2]?.trim();
-  console.log(`PostgreSQL ${version}, cluster ${pgDir} (${mb(dirBytes(cluster.dataDir))}), chDB set ${indexSetDir} (${mb(dirBytes(indexSetDir))})`);
-  const runs = await sideBySide(accounts, cluster);
-  const acceptance = summary(runs);
+  const acceptance: Acceptance[] = [];
+  if (cluster) {
+    const version = (await cluster.psql("SHOW server_version")).split("\n")[2]?.trim();
+    console.log(`PostgreSQL ${version}, cluster ${pgDir} (${mb(dirBytes(cluster.dataDir))}), chDB set ${indexSetDir} (${mb(dirBytes(indexSetDir))})`);
+    acceptance.push(...summary(await sideBySide(accounts, cluster)));
+  }
   if (V2) {
     const v2 = await v2UnderV3(accounts);
     if (v2) acceptance.push(v2);

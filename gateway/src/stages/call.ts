@@ -2,7 +2,7 @@
 // interceptors), within the call deadline, its answer rendered by toncenter's conventions.
 import type { DescMethodUnary, DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
-import { renderResult } from "../codec/render.js";
+import { renderResult } from "@tongate/proto/json/render.js";
 import type { Answer, Call, Handler } from "./stage.js";
 
 export function callService(transports: Map<DescService, Transport>, timeoutMs: number): Handler<Call, Answer> {
