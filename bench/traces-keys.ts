@@ -5,19 +5,17 @@
 //
 //   node --import tsx bench/traces-keys.ts        (BENCH_ROUNDS=20)
 import { create } from "@bufbuild/protobuf";
-import { Address, toNano } from "@ton/core";
 import { LiteserverPool } from "@tongate/liteclient";
 import { GetTracesRequestSchema, type GetTracesRequest } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { indexRange, migrate, openStore, prepareKeyIndex, type Store, v3Api } from "@tongate/indexer";
 import { installSpeedShims } from "@tongate/ton";
 import { loadavg } from "node:os";
-import { LocalnetSender } from "../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../tests/support/localnet.js";
+import { keyIndexTraffic } from "../tests/support/traffic.js";
 
 installSpeedShims();
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
-const fresh = (n: number, workchain = 0) => new Address(workchain, Buffer.alloc(32, n));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const noLiteProxy = () => {
   throw new Error("no lite-proxy here");
@@ -31,15 +29,7 @@ try {
   await migrate(store);
   await prepareKeyIndex(store, store.keys!);
   await pool.ready(5000);
-  await net.faucet(fresh(0xb1), toNano("5"));
-  const w1 = new LocalnetSender(net, net.genesis.wallets[1]!);
-  const w2 = new LocalnetSender(net, net.genesis.wallets[2]!);
-  for (let i = 0; i < 4; i++) {
-    await w1.send({ to: w2.address, value: toNano("1") }, { to: fresh(0xb2 + i), value: toNano("0.3"), bounce: false });
-    await w2.send({ to: w1.address, value: toNano("0.5") }, { to: fresh(0xc2 + i), value: toNano("0.2"), bounce: true });
-    await w1.send({ to: fresh(0xd2 + i, -1), value: toNano("0.4"), bounce: true }, { to: w2.address, value: toNano("0.1") });
-  }
-  for (let i = 0; i < 3; i++) await net.chain.seal();
+  await keyIndexTraffic(net);
   await indexRange(pool, store, { to: net.chain.lastMasterchain!.id.seqno });
 
   const q = async <T>(query: string) => (await store.client.query({ query, format: "JSONEachRow" })).json<T>();

@@ -8,7 +8,6 @@
 // grows) writes the same index as in groups; an index rebuilt from ClickHouse equals the one the
 // indexer wrote.
 import { create, toJson, type MessageInitShape } from "@bufbuild/protobuf";
-import { toNano, Address } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/liteclient";
 import {
@@ -39,8 +38,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
+import { freshAddress, keyIndexTraffic } from "../../../tests/support/traffic.js";
 import { v3Api, indexRange, KeyIndex, migrate, openStore, ParsePool, prepareKeyIndex, type Store } from "../src/index.js";
 import { tracesFromKeys } from "../src/api/actions/key-lookups.js";
 
@@ -51,7 +50,7 @@ let store: Store;
 let clickhouse: Store;
 const dirs: string[] = [];
 
-const fresh = (n: number, workchain = 0) => new Address(workchain, Buffer.alloc(32, n));
+const fresh = freshAddress;
 const noLiteProxy = () => {
   throw new Error("no lite-proxy here");
 };
@@ -90,16 +89,7 @@ beforeAll(async () => {
   await migrate(store);
   await prepareKeyIndex(store, store.keys!);
   await pool.ready(5000);
-  await net.faucet(fresh(0xb1), toNano("5"));
-  const w1 = new LocalnetSender(net, net.genesis.wallets[1]!);
-  const w2 = new LocalnetSender(net, net.genesis.wallets[2]!);
-  for (let i = 0; i < 4; i++) {
-    await w1.send({ to: w2.address, value: toNano("1") }, { to: fresh(0xb2 + i), value: toNano("0.3"), bounce: false });
-    await w2.send({ to: w1.address, value: toNano("0.5") }, { to: fresh(0xc2 + i), value: toNano("0.2"), bounce: true });
-    // bounces off empty masterchain accounts: delivered a block later each way, so the trace grows over blocks
-    await w1.send({ to: fresh(0xd2 + i, -1), value: toNano("0.4"), bounce: true }, { to: w2.address, value: toNano("0.1") });
-  }
-  for (let i = 0; i < 3; i++) await net.chain.seal();
+  await keyIndexTraffic(net);
   await indexRange(pool, store, { to: net.chain.lastMasterchain!.id.seqno });
 }, 120_000);
 
