@@ -9,6 +9,7 @@ import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/liteclient";
 import { renderResult } from "@tongate/proto/json/render.js";
+import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { createLogger, implement, inProcessTransport, type RenderedAnswer, renderedAnswerKey } from "@tongate/runtime";
 import { readdirSync, readFileSync } from "node:fs";
@@ -29,21 +30,26 @@ const noLiteProxy = () => {
   throw new Error("no lite-proxy here");
 };
 
-/** A Blockchain client over the in-process transport to the service (with or without readers). */
+/** Clients of Blockchain and Actions over the in-process transport to the services (with or without readers). */
 function client(withReaders: boolean) {
-  const impl = v3Api(store, noLiteProxy, withReaders ? readers : undefined).blockchain;
-  return createClient(Blockchain, inProcessTransport(Blockchain, { impls: [implement(Blockchain, impl)] }));
+  const api = v3Api(store, noLiteProxy, withReaders ? readers : undefined);
+  return {
+    [Blockchain.typeName]: createClient(Blockchain, inProcessTransport(Blockchain, { impls: [implement(Blockchain, api.blockchain)] })),
+    [Actions.typeName]: createClient(Actions, inProcessTransport(Actions, { impls: [implement(Actions, api.actions)] })),
+  };
 }
 
 type Method = DescMethodUnary;
-let main: ReturnType<typeof client>;
-let threaded: ReturnType<typeof client>;
+type Clients = ReturnType<typeof client>;
+let main: Clients;
+let threaded: Clients;
 const tally = { rendered: 0, onMainThread: 0 };
 
 /** The JSON a client gets from the service's own thread and with the readers (the slot offered, as the gateway does). */
 async function both(method: Method, req: MessageInitShape<DescMethodUnary["input"]>): Promise<[unknown, unknown]> {
-  const call = async (c: ReturnType<typeof client>, slot?: RenderedAnswer) => {
+  const call = async (clients: Clients, slot?: RenderedAnswer) => {
     try {
+      const c = clients[method.parent.typeName]!;
       const fn = c[method.localName as keyof typeof c] as (r: unknown, o?: { contextValues: ReturnType<typeof createContextValues> }) => Promise<Parameters<typeof renderResult>[1]>;
       const res = await fn(req, slot ? { contextValues: createContextValues().set(renderedAnswerKey, slot) } : undefined);
       if (slot?.json) {
@@ -135,6 +141,16 @@ describe("key readers", () => {
     for (const seqno of [...new Set(txs.map((t) => t.mc_seqno))]) {
       const [r, s] = await both(m.transactionsByMasterchainBlock, { seqno, limit: 5 });
       expect(r, `mc block ${seqno}`).toEqual(s);
+    }
+    const traces = await rows<{ trace_id: string }>("SELECT trace_id FROM traces FINAL");
+    expect(traces.length).toBeGreaterThan(5);
+    for (const t of traces) {
+      const [r, s] = await both(Actions.method.getTraces, { traceId: [t.trace_id] });
+      expect(r, `trace ${t.trace_id}`).toEqual(s);
+    }
+    for (const a of accounts) {
+      const [r, s] = await both(Actions.method.getTraces, { account: a.account, limit: 3 });
+      expect(r, `traces of ${a.account}`).toEqual(s);
     }
     // the readers answered them (a 404 of /adjacentTransactions goes back to the service's thread)
     expect(tally.rendered, JSON.stringify(tally)).toBeGreaterThan(250);

@@ -34,7 +34,7 @@ export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: 
   return {
     blockchain: withKeyReaders(Blockchain, step(Blockchain, blockchainImpl(store)), readers),
     accounts: step(Accounts, accountsImpl(store)),
-    actions: step(Actions, actionsImpl(store)),
+    actions: withKeyReaders(Actions, step(Actions, actionsImpl(store)), readers),
     stats: step(Stats, statsImpl(store)),
     apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),
   };

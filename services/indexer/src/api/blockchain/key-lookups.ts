@@ -79,11 +79,12 @@ function keyIndexPage(keys: KeyIndex, account: string, asc: boolean, limit: numb
 /** /transactionsByMasterchainBlock by offset (a cursor goes to ClickHouse). */
 export function transactionsByMasterchainBlockFromKeys(store: KeySource, req: TransactionsByMasterchainBlockRequest): TransactionsResponse | undefined {
   const keys = usableKeys(store);
-  // a block without transactions here may still be indexed: ClickHouse tells that from a 404
-  if (!keys || req.cursor !== undefined || !keys.hasMcBlock(req.seqno)) return undefined;
+  if (!keys || req.cursor !== undefined) return undefined;
   const asc = isAsc(req.sort);
   const p = pageOf("transactionsByMasterchainBlock", asc, req, TX_KEY);
   const page = keys.mcBlockPage(req.seqno, asc, p.limit, p.offset);
+  // a block without transactions here may still be indexed: ClickHouse tells that from a 404
+  if (!page) return undefined;
   return keyIndexResponse(page, nextCursor("transactionsByMasterchainBlock", asc, p, page, txKey));
 }
 

@@ -2,7 +2,9 @@
 // method, run on the request's bytes. Both sides of the pool read this table: the service to know
 // what to send, the reader to know what to run.
 import { type DescMessage, type DescMethod, type DescMethodUnary, fromBinary, type Message, type MessageShape } from "@bufbuild/protobuf";
+import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { tracesFromKeys } from "../actions/key-lookups.js";
 import {
   adjacentTransactionsFromKeys,
   type KeySource,
@@ -43,6 +45,7 @@ export const KEY_LOOKUPS: readonly KeyLookup[] = [
   lookup(Blockchain.method.transactionsByMessage, transactionsByMessageFromKeys),
   lookup(Blockchain.method.adjacentTransactions, adjacentTransactionsFromKeys),
   lookup(Blockchain.method.getMessages, messagesFromKeys),
+  lookup(Actions.method.getTraces, tracesFromKeys),
 ];
 
 /** How a method is named between the service and its readers. */
