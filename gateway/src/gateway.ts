@@ -104,7 +104,7 @@ export class Gateway {
   private finish(req: IncomingMessage, res: ServerResponse, reply: Reply | null, started: number): void {
     if (reply) {
       if (!res.headersSent) {
-        const payload = JSON.stringify(reply.body);
+        const payload = reply.rendered ?? JSON.stringify(reply.body);
         res.writeHead(reply.status, {
           "content-type": "application/json; charset=utf-8",
           "content-length": Buffer.byteLength(payload),

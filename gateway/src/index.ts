@@ -6,5 +6,5 @@ export { compose, type Answer, type Call, type Exchange, type Handler, type Repl
 // For tests and benches that exercise one part of the edge.
 export { AnswerCache } from "./cache.js";
 export { ClientAddresses } from "./ratelimit/client-identity.js";
-export { renderResult } from "./codec/render.js";
-export { conventionOf, type FieldConvention } from "./codec/conventions.js";
+export { renderResult } from "@tongate/proto/json/render.js";
+export { conventionOf, type FieldConvention } from "@tongate/proto/json/conventions.js";

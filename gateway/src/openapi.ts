@@ -7,7 +7,7 @@ import { fromBinary, getOption, hasOption, ScalarType, type DescField, type Desc
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { Format, openapi_tag } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { descriptorSetPath } from "@tongate/proto";
-import { conventionOf, type FieldConvention } from "./codec/conventions.js";
+import { conventionOf, type FieldConvention } from "@tongate/proto/json/conventions.js";
 import type { ApiFlavour, RouteTable } from "./routes.js";
 
 type Schema = Record<string, unknown>;

@@ -176,6 +176,10 @@ describe("tongate index killed with SIGKILL and restarted", () => {
     };
     const ka = await keysOf(join(dir, "whole"));
     expect(ka.filter((e) => e.table === "transactions").length).toBe(a.transactions!.length);
+    // trace records (replaced as traces grow over blocks), their transactions and the accounts' traces
+    expect(ka.filter((e) => e.table === "traces").length).toBe(a.traces!.length);
+    expect(ka.filter((e) => e.table === "trace_transactions").length).toBe(a.transactions!.length);
+    expect(ka.filter((e) => e.table === "traces_by_account").length).toBeGreaterThan(a.traces!.length);
     expect(await keysOf(db)).toEqual(ka);
   }, 300_000);
 });

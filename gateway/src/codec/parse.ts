@@ -6,7 +6,7 @@ import { create, fromJson, ScalarType, type DescField, type DescMessage, type Js
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { describeInputError, parseAddress, parseHash, TonFormatError } from "@tongate/ton";
 import { Format } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
-import { conventionOf, type FieldConvention } from "./conventions.js";
+import { conventionOf, type FieldConvention } from "@tongate/proto/json/conventions.js";
 
 /** A client mistake in the request: answered with 422 and this message. */
 export class InputError extends Error {

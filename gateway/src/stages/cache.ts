@@ -10,7 +10,7 @@ export function cacheStage(cache: AnswerCache, metrics: GatewayMetrics): Stage<C
     metrics.cacheLookup(c.route.method.localName, slot.hit !== undefined);
     if (slot.hit !== undefined) return { result: slot.hit, cached: true };
     const answer = await next(c);
-    slot.store(answer.result);
+    if (!answer.rendered) slot.store(answer.result);
     return answer;
   };
 }

@@ -28,7 +28,9 @@ export function restEndpoint(o: { call: Handler<Call, Answer>; classify: Classif
     const seen: { extra?: string } = {};
     try {
       const input = await inputOf(x, route, o.maxBody, seen);
-      const { result, cached } = await o.call({ route, input });
+      const { result, cached, rendered } = await o.call({ route, input });
+      // only a bare (v3) answer comes rendered: it is the whole body
+      if (rendered && route.flavour === "v3") return { status: 200, body: null, rendered, route: route.path };
       return { status: 200, body: successBody(route.flavour, result, cacheMark(seen.extra ?? newExtra(), cached)), route: route.path };
     } catch (err) {
       const { status, message } = o.classify(err, route);

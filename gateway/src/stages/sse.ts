@@ -6,7 +6,7 @@
 import { once } from "node:events";
 import type { DescMethodServerStreaming, DescService, Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
-import { renderResult } from "../codec/render.js";
+import { renderResult } from "@tongate/proto/json/render.js";
 import { errorBody, newExtra } from "../envelope.js";
 import type { Classify } from "./errors.js";
 import { CORS } from "./limits.js";

@@ -8,3 +8,5 @@ export * from "./lru.js";
 export * from "./bus.js";
 export * from "./metrics-server.js";
 export * from "./interceptors.js";
+export * from "./rendered-answer.js";
+export * from "./worker.js";

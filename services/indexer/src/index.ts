@@ -18,6 +18,7 @@ export { messagesBySource } from "./api/blockchain/messages.js";
 export type { StoredTransaction } from "./api/sql.js";
 export { indexService } from "./service.js";
 export { KeyIndex } from "./store/key-index/key-index.js";
+export { KeyReaders, type KeyReaderResult } from "./api/key-readers/pool.js";
 export { prepareKeyIndex, type RebuildProgress } from "./store/key-index/rebuild.js";
 export { runIndexer, type IndexerConfig, type IndexerRun, type IndexerStatus } from "./run.js";
 export {

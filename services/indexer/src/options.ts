@@ -6,6 +6,9 @@ import { ConfigError, parseListen, type OptionSpec, type RawOptions } from "@ton
 import { DEFAULT_PREFETCH } from "./follower/index-range.js";
 import type { StoreOptions } from "./store/store.js";
 
+/** The key readers' default nice value: below the HTTP thread, still a fair share when the host is idle. */
+const KEY_READER_NICE = 10;
+
 /** Options of the indexer where it runs inside `tongate start`, `serve` or `gateway`. */
 export const indexOptions: OptionSpec[] = [
   { name: "clickhouse-url", description: "indexer: a ClickHouse server (default: chDB in this process)" },
@@ -15,6 +18,12 @@ export const indexOptions: OptionSpec[] = [
   { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
   { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
   { name: "parse-workers", default: "0", description: "indexer: worker threads parsing blocks ahead of the inserts (0: on the main thread, enough for a localnet)" },
+  {
+    name: "key-readers",
+    default: String(availableParallelism()),
+    description: "indexer: threads answering API v3 key lookups from the key index, rendered, beside the one serving HTTP (0: on that one)",
+  },
+  { name: "key-reader-nice", default: String(KEY_READER_NICE), description: "indexer: the key readers' nice value, 0–19 (above 0: the HTTP thread runs first under a full load)" },
 ];
 
 /** `tongate index --prefetch`: masterchain batches fetched and parsed ahead, also the most one group of inserts stores. */
@@ -47,6 +56,8 @@ export interface IndexServiceOptions {
   /** --index-from */
   from: number | undefined;
   parseWorkers: number;
+  /** --key-readers, --key-reader-nice */
+  keyReaders: { threads: number; nice: number };
   /** The <network> of the event subject. */
   network: string;
   /** A fresh index starts at the chain's head: true unless the chain is the localnet `start` runs. */
@@ -60,6 +71,7 @@ export function indexServiceOptionsOf(o: RawOptions): IndexServiceOptions {
     follow: o.index !== "off",
     from: seqnoOption(o, "index-from"),
     parseWorkers: parseWorkersOf(o),
+    keyReaders: { threads: countOption(o, "key-readers", 0, 64, availableParallelism()), nice: countOption(o, "key-reader-nice", 0, 19, KEY_READER_NICE) },
     network: eventNetworkOf(o),
     startAtHead: o.network !== "localnet" && !o.globalConfig,
   };
@@ -120,6 +132,15 @@ function storeOptionsOf(o: RawOptions): StoreOptions {
   if (mode === "off") return { url, path };
   const dir = stringOption(o, "key-index-dir");
   return { url, path, keyIndex: dir ?? (url === undefined ? true : undefined) };
+}
+
+/** An integer option within [min, max]; `fallback` when not given (a host that passes no defaults). */
+function countOption(o: RawOptions, name: string, min: number, max: number, fallback: number): number {
+  const v = o[name];
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (typeof v !== "string" || !/^\d+$/.test(v) || n < min || n > max) throw new ConfigError(`--${name} ${String(v)}: expected an integer from ${min} to ${max}`);
+  return n;
 }
 
 /** A masterchain seqno option (--from, --to, --index-from); undefined when not given. */

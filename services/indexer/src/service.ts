@@ -5,6 +5,8 @@ import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { liteClientKey } from "@tongate/liteclient";
 import { apiError, busKey, defineModule, optional } from "@tongate/runtime";
 import { type LiteProxyClient, liteProxyClient } from "./api/apiv2/lite-proxy.js";
+import { Registry } from "prom-client";
+import { KeyReaders } from "./api/key-readers/pool.js";
 import { v3Implementations, V3_SERVICES } from "./api/service.js";
 import { indexOptions, indexServiceOptionsOf } from "./options.js";
 import { runIndexer, type IndexerRun } from "./run.js";
@@ -64,15 +66,19 @@ export const indexService = defineModule({
       throw e;
     }
     const clickhouse = watchClickHouse(store);
+    const metrics = new Registry();
+    const readers = store.keys && o.keyReaders.threads > 0 ? KeyReaders.start({ dir: store.keys.dir, ...o.keyReaders, log: ctx.log, registry: metrics }) : undefined;
     return {
-      impls: v3Implementations(store, liteProxy),
+      impls: v3Implementations(store, liteProxy, readers),
+      metrics,
       health: () => {
         const s = run?.status();
         const ch = clickhouse.health();
         // API v3 cannot answer without ClickHouse
-        return { ok: ch.state === "up", detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex, clickhouse: { ...ch } } };
+        return { ok: ch.state === "up", detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex, keyReaders: readers ? { threads: o.keyReaders.threads, ...readers.stats } : "off", clickhouse: { ...ch } } };
       },
       async close() {
+        await readers?.close();
         clickhouse.stop();
         stopRebuild.abort();
         await keysReady;

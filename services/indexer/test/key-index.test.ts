@@ -1,11 +1,13 @@
 // The key index answers the v3 key lookups exactly as ClickHouse does: a localnet chain with traffic
-// (transfers between wallets, to fresh addresses, a bounce) indexed into chDB with the key index on;
-// then every account's /transactions pages (both orders, offsets, lt bounds, cursors), every
-// transaction by hash, by message and by masterchain block, and /adjacentTransactions, asked of both
-// paths and compared as the JSON a client sees. An index rebuilt from ClickHouse equals the one the
-// indexer wrote, and a rebuilt index of another format is emptied first.
+// (transfers between wallets, to fresh addresses, bounces, some off masterchain accounts: traces over
+// several blocks) indexed into chDB with the key index on; then every account's /transactions pages
+// (both orders, offsets, lt bounds, cursors), every transaction by hash, by message and by
+// masterchain block, /adjacentTransactions, /messages, the latest states, and every trace by id, by
+// each of its transactions and messages and every account's /traces pages, asked of both paths and
+// compared as the JSON a client sees. Indexing block by block (a trace's record replaced as it
+// grows) writes the same index as in groups; an index rebuilt from ClickHouse equals the one the
+// indexer wrote.
 import { create, toJson, type MessageInitShape } from "@bufbuild/protobuf";
-import { toNano, Address } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/liteclient";
 import {
@@ -25,6 +27,7 @@ import {
   WalletStatesRequestSchema,
   WalletStatesResponseSchema,
 } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
+import { GetTracesRequestSchema, TracesResponseSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import {
   AddressInformationRequestSchema,
   AddressInformationResponseSchema,
@@ -35,9 +38,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
+import { freshAddress, keyIndexTraffic } from "../../../tests/support/traffic.js";
 import { v3Api, indexRange, KeyIndex, migrate, openStore, ParsePool, prepareKeyIndex, type Store } from "../src/index.js";
+import { tracesFromKeys } from "../src/api/actions/key-lookups.js";
 
 let net: Localnet;
 let pool: LiteserverPool;
@@ -46,7 +50,7 @@ let store: Store;
 let clickhouse: Store;
 const dirs: string[] = [];
 
-const fresh = (n: number) => new Address(0, Buffer.alloc(32, n));
+const fresh = freshAddress;
 const noLiteProxy = () => {
   throw new Error("no lite-proxy here");
 };
@@ -85,14 +89,7 @@ beforeAll(async () => {
   await migrate(store);
   await prepareKeyIndex(store, store.keys!);
   await pool.ready(5000);
-  await net.faucet(fresh(0xb1), toNano("5"));
-  const w1 = new LocalnetSender(net, net.genesis.wallets[1]!);
-  const w2 = new LocalnetSender(net, net.genesis.wallets[2]!);
-  for (let i = 0; i < 4; i++) {
-    await w1.send({ to: w2.address, value: toNano("1") }, { to: fresh(0xb2 + i), value: toNano("0.3"), bounce: false });
-    await w2.send({ to: w1.address, value: toNano("0.5") }, { to: fresh(0xc2 + i), value: toNano("0.2"), bounce: true });
-  }
-  await net.chain.seal();
+  await keyIndexTraffic(net);
   await indexRange(pool, store, { to: net.chain.lastMasterchain!.id.seqno });
 }, 120_000);
 
@@ -109,6 +106,7 @@ describe("the key index answers as ClickHouse does", () => {
   });
 
   it("every account's /transactions pages: both orders, offsets, lt bounds and cursors", async () => {
+    let followed = 0;
     const accounts = (await rows<{ account: string; n: string; lo: string; hi: string }>("SELECT account, count() AS n, min(lt) AS lo, max(lt) AS hi FROM transactions FINAL GROUP BY account")).filter((a) => a.account);
     expect(accounts.length).toBeGreaterThan(10);
     let compared = 0;
@@ -133,12 +131,15 @@ describe("the key index answers as ClickHouse does", () => {
         for (let pages = 0; pages < 50; pages++) {
           const [k, c] = await both(transactions, { account: [a.account], sort, limit: 2, cursor });
           expect(k).toEqual(c);
-          cursor = (k as { next_cursor?: string }).next_cursor;
+          cursor = (k as { nextCursor?: string }).nextCursor;
+          if (cursor) followed++;
           if (!cursor) break;
         }
       }
     }
     expect(compared).toBeGreaterThan(100);
+    // pages past the first, by cursor
+    expect(followed).toBeGreaterThan(20);
   });
 
   it("by hash, by message, by masterchain block, adjacent", async () => {
@@ -176,6 +177,7 @@ describe("the key index answers as ClickHouse does", () => {
   });
 
   it("/messages by hash, by source and by destination: both orders, offsets, lt bounds and cursors", async () => {
+    let followed = 0;
     const impl = (s: Store) => indexImpl(s, noLiteProxy);
     const call = (req: MessageInitShape<typeof GetMessagesRequestSchema>) =>
       Promise.all(
@@ -214,13 +216,16 @@ describe("the key index answers as ClickHouse does", () => {
           for (let pages = 0; pages < 50; pages++) {
             const [k, c] = await call({ [side]: a, sort, limit: 2, cursor });
             expect(k).toEqual(c);
-            cursor = (k as { next_cursor?: string }).next_cursor;
+            cursor = (k as { nextCursor?: string }).nextCursor;
+            if (cursor) followed++;
             if (!cursor) break;
           }
         }
       }
     }
     expect(compared).toBeGreaterThan(100);
+    // pages past the first, by cursor
+    expect(followed).toBeGreaterThan(20);
   });
 
   it("latest states: the address book, /accountStates, /walletStates, /addressInformation, /walletInformation", async () => {
@@ -242,6 +247,109 @@ describe("the key index answers as ClickHouse does", () => {
         Promise.resolve(impl(s).walletInformation!(create(WalletInformationRequestSchema, { address: a, useV2: false }), ctx)).then((r) => toJson(WalletInformationResponseSchema, create(WalletInformationResponseSchema, r)), (e: Error) => e.message);
       expect(await info(store)).toEqual(await info(clickhouse));
       expect(await wallet(store)).toEqual(await wallet(clickhouse));
+    }
+  });
+
+  it("/traces by id, by each transaction and message, and every account's pages: both orders, offsets, bounds and cursors", async () => {
+    const impl = (s: Store) => v3Api(s, noLiteProxy).actions;
+    type Req = MessageInitShape<typeof GetTracesRequestSchema>;
+    let fromKeys = 0;
+    let followed = 0;
+    const call = (req: Req) => {
+      // the key index answers the key lookups itself (no fallback to ClickHouse)
+      if (tracesFromKeys(store, create(GetTracesRequestSchema, req))) fromKeys++;
+      return Promise.all(
+        [store, clickhouse].map(async (s) => {
+          try {
+            return toJson(TracesResponseSchema, create(TracesResponseSchema, await impl(s).getTraces!(create(GetTracesRequestSchema, req), ctx)));
+          } catch (e) {
+            return { error: e instanceof Error ? e.message : String(e) };
+          }
+        }),
+      );
+    };
+    const same = async (req: Req, what: string) => {
+      const [k, c] = await call(req);
+      expect(k, what).toEqual(c);
+      return k as { traces?: unknown[]; nextCursor?: string };
+    };
+    const traces = await rows<{ trace_id: string; end_lt: string; end_utime: number; nodes: number; mc_seqno_start: number; mc_seqno_end: number }>(
+      "SELECT trace_id, end_lt, end_utime, nodes, mc_seqno_start, mc_seqno_end FROM traces FINAL",
+    );
+    expect(traces.length).toBeGreaterThan(10);
+    expect(traces.some((t) => t.nodes >= 3)).toBe(true);
+    // some traces grew over several masterchain blocks (their records were replaced)
+    expect(traces.some((t) => t.mc_seqno_end > t.mc_seqno_start)).toBe(true);
+    const ids = traces.map((t) => t.trace_id);
+    for (const t of traces) {
+      const got = (await same({ traceId: [t.trace_id] }, `trace ${t.trace_id}`)) as { traces: { transactionsOrder: string[]; trace?: { children?: unknown[] }; warning?: string }[] };
+      expect(got.traces).toHaveLength(1);
+      // every transaction listed and placed in the tree
+      expect(got.traces[0]!.transactionsOrder).toHaveLength(t.nodes);
+      expect(got.traces[0]!.warning).toBeUndefined();
+      if (t.nodes > 1) expect(got.traces[0]!.trace?.children?.length).toBeGreaterThan(0);
+    }
+    await same({ traceId: [Buffer.alloc(32, 0xee).toString("base64")] }, "unknown trace");
+    const lts = traces.map((t) => BigInt(t.end_lt)).sort((a, b) => (a < b ? -1 : 1));
+    const utimes = traces.map((t) => t.end_utime).sort((a, b) => a - b);
+    const midLt = lts[lts.length >> 1]!;
+    const midUtime = utimes[utimes.length >> 1]!;
+    for (const sort of ["asc", "desc"]) {
+      for (const req of [{}, { limit: 5, offset: 2 }, { startLt: midLt }, { endLt: midLt, limit: 3 }, { startUtime: midUtime }, { endUtime: midUtime, limit: 4 }]) {
+        await same({ traceId: ids, sort, ...req }, `ids ${sort} ${JSON.stringify({ ...req, startLt: String(req.startLt), endLt: String(req.endLt) })}`);
+      }
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 100; pages++) {
+        cursor = (await same({ traceId: ids, sort, limit: 3, cursor }, `ids ${sort} page ${pages}`)).nextCursor;
+        if (cursor) followed++;
+        if (!cursor) break;
+      }
+    }
+    const txs = await rows<{ hash: string; account: string; trace_id: string | null }>("SELECT hash, account, trace_id FROM transactions FINAL");
+    for (const t of txs) await same({ txHash: [t.hash] }, `by transaction ${t.hash}`);
+    await same({ txHash: txs.slice(0, 20).map((t) => t.hash), sort: "asc", limit: 4, offset: 1 }, "by 20 transactions");
+    const msgs = await rows<{ msg_hash: string; hash_norm: string | null }>("SELECT DISTINCT msg_hash, hash_norm FROM messages FINAL");
+    for (const m of msgs) {
+      await same({ msgHash: [m.msg_hash] }, `by message ${m.msg_hash}`);
+      if (m.hash_norm) await same({ msgHash: [m.hash_norm] }, `by normalised hash ${m.hash_norm}`);
+    }
+    await same({ msgHash: msgs.slice(0, 20).map((m) => m.msg_hash), sort: "desc", limit: 5 }, "by 20 messages");
+    const accounts = [...new Set(txs.map((t) => t.account))];
+    let compared = 0;
+    for (const account of [...accounts, fresh(0xef).toRawString()]) {
+      for (const sort of ["asc", "desc"]) {
+        for (const req of [{}, { limit: 2, offset: 1 }, { startLt: midLt }, { endLt: midLt, limit: 3 }, { startLt: midLt, endLt: midLt }]) {
+          await same({ account, sort, ...req }, `account ${account} ${sort} ${JSON.stringify({ ...req, startLt: String(req.startLt), endLt: String(req.endLt) })}`);
+          compared++;
+        }
+        // a time range by account goes to ClickHouse: still the same answer
+        await same({ account, sort, startUtime: midUtime }, `account ${account} ${sort} from ${midUtime}`);
+        let cursor: string | undefined;
+        for (let pages = 0; pages < 100; pages++) {
+          cursor = (await same({ account, sort, limit: 2, cursor }, `account ${account} ${sort} page ${pages}`)).nextCursor;
+          if (cursor) followed++;
+          if (!cursor) break;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+    // pages past the first, by cursor
+    expect(followed).toBeGreaterThan(20);
+    expect(fromKeys).toBeGreaterThan(ids.length + txs.length + compared);
+  });
+
+  it("indexing block by block (trace records replaced as traces grow) writes the same index as in groups", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "key-index-blocks-"));
+    dirs.push(dir);
+    const keys = await KeyIndex.open(dir);
+    try {
+      await indexRange(pool, { ...store, keys }, { from: 1, to: net.chain.lastMasterchain!.id.seqno, checkpoint: "one-by-one", prefetch: 1, maxGroupTransactions: 1 });
+      const entries = (k: KeyIndex) => [...k.contents()].filter((e) => e.table !== "meta");
+      const written = entries(store.keys!);
+      expect(written.filter((e) => e.table === "traces_by_account").length).toBeGreaterThan(20);
+      expect(entries(keys)).toEqual(written);
+    } finally {
+      await keys.close();
     }
   });
 
@@ -278,6 +386,11 @@ describe("the key index answers as ClickHouse does", () => {
       }
       expect([...rebuilt.codeHashes(accounts)]).toEqual([...store.keys!.codeHashes(accounts)]);
       expect([...rebuilt.latestStates(accounts)]).toEqual([...store.keys!.latestStates(accounts)]);
+      // trace records, their transactions and the accounts' traces: byte for byte
+      const traceTables = (k: KeyIndex) => [...k.contents()].filter((e) => ["traces", "trace_transactions", "traces_by_account"].includes(e.table));
+      const written = traceTables(store.keys!);
+      expect(written.filter((e) => e.table === "traces").length).toBe(Number((await rows<{ n: string }>("SELECT count() AS n FROM traces FINAL"))[0]!.n));
+      expect(traceTables(rebuilt)).toEqual(written);
     } finally {
       await rebuilt.close();
     }

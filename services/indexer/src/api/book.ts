@@ -5,6 +5,7 @@ import { type AddressBookRow, AddressBookRowSchema } from "@tongate/proto/gen/to
 import { LruMap } from "@tongate/runtime";
 import { walletByCodeHash } from "@tongate/contracts";
 import { formatFriendly } from "@tongate/ton";
+import type { KeyIndex } from "../store/key-index/key-index.js";
 import { select, type Store } from "./sql.js";
 
 /**
@@ -54,10 +55,18 @@ export const walletInterface = (type: string): string => type.replace(/^wallet /
  * without the decoder are the wallets'. Keys are the addresses as given.
  */
 export async function addressBook(store: Store, addresses: Iterable<string | null | undefined>): Promise<Record<string, AddressBookRow>> {
-  const keys = [...new Set([...addresses].filter((a): a is string => !!a))];
+  const keys = distinct(addresses);
   if (!keys.length) return {};
   return bookOf(keys, await codeHashes(store, keys));
 }
+
+/** The same address book from a complete key index alone (a key reader's thread: api/key-readers). */
+export function addressBookFromKeys(index: KeyIndex, addresses: Iterable<string | null | undefined>): Record<string, AddressBookRow> {
+  const keys = distinct(addresses);
+  return keys.length ? bookOf(keys, index.codeHashes(keys)) : {};
+}
+
+const distinct = (addresses: Iterable<string | null | undefined>): string[] => [...new Set([...addresses].filter((a): a is string => !!a))];
 
 /** The address book of `addresses` from their code hashes (an address without a latest state has no code). */
 function bookOf(addresses: Iterable<string>, codeHash: ReadonlyMap<string, string | null>): Record<string, AddressBookRow> {

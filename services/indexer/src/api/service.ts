@@ -17,27 +17,32 @@ import type { LiteProxyClient } from "./apiv2/lite-proxy.js";
 import { blockchainImpl } from "./blockchain/service.js";
 import { addressBook } from "./book.js";
 import { type BookSources, withAddressBook } from "./book-step.js";
+import type { KeyReaders } from "./key-readers/pool.js";
+import { withKeyReaders } from "./key-readers/step.js";
 import { statsImpl } from "./stats/service.js";
 
 /** API v3's services, one per toncenter tag (Jettons, NFTs, DNS, … join as their endpoints come). */
 export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Stats, ApiV2];
 
-/** API v3 over the store (and lite-proxy for the v2-style methods), each tag's answers through the book step. */
-export function v3Api(store: Store, liteProxy: () => LiteProxyClient) {
+/**
+ * API v3 over the store (and lite-proxy for the v2-style methods), each tag's answers through the book
+ * step; with `readers`, the key lookups are answered by them when the caller takes rendered answers.
+ */
+export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: KeyReaders) {
   const book: BookSources = { addressBook: (addresses) => addressBook(store, addresses) };
   const step = <S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>) => withAddressBook(service, impl, book);
   return {
-    blockchain: step(Blockchain, blockchainImpl(store)),
+    blockchain: withKeyReaders(Blockchain, step(Blockchain, blockchainImpl(store)), readers),
     accounts: step(Accounts, accountsImpl(store)),
-    actions: step(Actions, actionsImpl(store)),
+    actions: withKeyReaders(Actions, step(Actions, actionsImpl(store)), readers),
     stats: step(Stats, statsImpl(store)),
     apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),
   };
 }
 
 /** The implementations of V3_SERVICES, as a host serves them. */
-export function v3Implementations(store: Store, liteProxy: () => LiteProxyClient): ServiceImplementation[] {
-  const api = v3Api(store, liteProxy);
+export function v3Implementations(store: Store, liteProxy: () => LiteProxyClient, readers?: KeyReaders): ServiceImplementation[] {
+  const api = v3Api(store, liteProxy, readers);
   return [
     implement(Blockchain, api.blockchain),
     implement(Accounts, api.accounts),

@@ -6,7 +6,7 @@ import type { ShardTopRow } from "../rows/shards.js";
 import type { BlockRow, BlockRows, TraceRow } from "../rows/types.js";
 import { getCheckpoint, insertBlockRows, setCheckpoint, type StoreRows } from "../store/insert.js";
 import { AccountBocCache, completeAccountBocs } from "./account-bocs.js";
-import { insertTraceRows, restoreTraceAssembler } from "../store/traces.js";
+import { restoreTraceAssembler } from "../store/traces.js";
 import type { Store } from "../store/store.js";
 import { type FetchOptions, type McBatch, blockIdOf, masterchainTops, startMcBatch } from "./batch.js";
 import { type LiteClient, masterchainHead } from "./lite.js";
@@ -182,8 +182,8 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
     }
     const traceLatest = latestTraceRows(traceRows);
     const insertStarted = performance.now();
-    await insertBlockRows(store, concatRows(rows));
-    await insertTraceRows(store, traceLatest);
+    // the traces in the same step as the rows (and the same LMDB transaction of the key index)
+    await insertBlockRows(store, { ...concatRows(rows), traces: traceLatest });
     await setCheckpoint(store, name, group.at(-1)!.mcSeqno);
     const insertSeconds = (performance.now() - insertStarted) / 1000;
     for (const [i, batch] of group.entries()) {

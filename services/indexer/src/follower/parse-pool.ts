@@ -3,6 +3,7 @@
 // thread keeps the order (rows are inserted in masterchain order; traces are assembled there).
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { workerExecArgv } from "@tongate/runtime";
 import { blockRowsAndTops } from "../rows/index.js";
 import type { ShardTopRow } from "../rows/shards.js";
 import type { BlockRows } from "../rows/types.js";
@@ -38,19 +39,6 @@ export type ParseReply = { job: number; parsed: ParsedBlock } | { job: number; e
 interface Job {
   resolve: (p: ParsedBlock) => void;
   reject: (e: Error) => void;
-}
-
-// The worker entry is TypeScript loaded through tsx (./parse-worker.mjs registers it, as the tongate
-// command does); a parent's own `--import tsx` is not passed on, so tsx is not registered twice.
-function workerExecArgv(): string[] {
-  const out: string[] = [];
-  const argv = process.execArgv;
-  for (let i = 0; i < argv.length; i++) {
-    if ((argv[i] === "--import" || argv[i] === "--loader") && /(^|\/)tsx(\/|$)/.test(argv[i + 1] ?? "")) i++;
-    // heap sizes are per-thread resourceLimits, refused in a worker's execArgv
-    else if (!/^--(import|loader)=.*tsx/.test(argv[i]!) && !/^--max-(old|semi)-space-size/.test(argv[i]!)) out.push(argv[i]!);
-  }
-  return out;
 }
 
 /** A fixed pool of parse workers; jobs go to the worker with the fewest in flight. */

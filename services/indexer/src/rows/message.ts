@@ -130,3 +130,14 @@ export function messageContents(p: ParsedMessage): MessageContentRow[] {
   if (p.initCell) out.push({ hash: cellHash(p.initCell), boc: bocB64(p.initCell) });
   return out;
 }
+
+/** Message rows by the hash of their transaction, each list in the rows' order. */
+export function messagesByTransaction(messages: Iterable<MessageRow>): Map<string, MessageRow[]> {
+  const byTx = new Map<string, MessageRow[]>();
+  for (const m of messages) {
+    const list = byTx.get(m.tx_hash);
+    if (list) list.push(m);
+    else byTx.set(m.tx_hash, [m]);
+  }
+  return byTx;
+}

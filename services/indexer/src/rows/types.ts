@@ -263,6 +263,8 @@ export interface RenderedTransaction {
   mcSeqno: number;
   /** the tongate.v3.Transaction message, binary */
   value: Uint8Array;
+  /** its trace (the store sets it with the trace_id in `value`, store/key-index/render.ts withTraceIds) */
+  traceId?: string;
   /** the messages it received (in) and sent (out), by hash and by TEP-467 normalised hash, and by their addresses */
   messages: { hash: string; hashNorm: string | null; direction: "in" | "out"; source: string | null; destination: string | null; createdLt: string | null }[];
 }
@@ -270,7 +272,7 @@ export interface RenderedTransaction {
 /**
  * A trace as far as it is known after a batch (one masterchain block with its shard blocks):
  * re-emitted (same trace_id, newer version) each time more of it is indexed; the store keeps the
- * latest (ReplacingMergeTree by trace_id, version = end_lt).
+ * latest (ReplacingMergeTree by trace_id, version = mc_seqno_end).
  */
 export interface TraceRow {
   /** hash of the root transaction */

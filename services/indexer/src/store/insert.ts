@@ -7,18 +7,23 @@ import type {
   BlockRows,
   MessageContentRow,
   MessageRow,
+  TraceRow,
   TransactionRow,
 } from "../rows/types.js";
+import { messagesByTransaction } from "../rows/message.js";
 import type { ShardTopRow } from "../rows/shards.js";
 import type { Store } from "./store.js";
 import { keyIndexStates, renderTransactions, withTraceIds } from "./key-index/render.js";
+import { insertTraceRows, keyIndexTraces } from "./traces.js";
 
 /** A shard top in a masterchain block's ShardHashes (masterchainBlockShardState): the row masterchainShards builds. */
 export type ShardStateRow = ShardTopRow;
 
-/** What one insert stores: a block's rows, plus the shard state of masterchain blocks. */
+/** What one insert stores: a block's rows, plus the shard state of masterchain blocks and the traces the blocks touched. */
 export interface StoreRows extends BlockRows {
   shardState?: ShardStateRow[];
+  /** each trace as of the last of these blocks that touched it (the trace assembler's rows) */
+  traces?: TraceRow[];
 }
 
 /** Rows per INSERT statement. */
@@ -28,12 +33,7 @@ export const INSERT_BATCH_ROWS = 50_000;
 type TransactionRecord = TransactionRow & { messages: MessageRow[] };
 
 function transactionRecords(txs: readonly TransactionRow[], messages: readonly MessageRow[]): TransactionRecord[] {
-  const byTx = new Map<string, MessageRow[]>();
-  for (const m of messages) {
-    const list = byTx.get(m.tx_hash);
-    if (list) list.push(m);
-    else byTx.set(m.tx_hash, [m]);
-  }
+  const byTx = messagesByTransaction(messages);
   // Object.assign, not a spread: V8's spread of a row this wide is ~30 µs (rows/message.ts)
   return txs.map((t) => Object.assign({}, t, { messages: byTx.get(t.hash) ?? [] }));
 }
@@ -45,9 +45,10 @@ async function insertRows<T>(store: Store, table: string, rows: readonly T[]): P
 }
 
 /**
- * Stores the rows of one or more blocks. Contents, states, messages and transactions go first (the
- * tables at once: chDB runs the inserts on its own threads) and the blocks last, so a block row
- * implies its data is there; the indexer's checkpoint is still what says a masterchain block is complete.
+ * Stores the rows of one or more blocks. Contents, states, messages, transactions and traces go first
+ * (the tables at once: chDB runs the inserts on its own threads) and the blocks last, so a block row
+ * implies its data is there; then the key index, in one LMDB transaction. The indexer's checkpoint is
+ * still what says a masterchain block is complete.
  */
 export async function insertBlockRows(store: Store, rows: StoreRows): Promise<void> {
   await Promise.all([
@@ -59,13 +60,14 @@ export async function insertBlockRows(store: Store, rows: StoreRows): Promise<vo
     // JSON string inside the JSON row to escape
     insertRows<TransactionRecord>(store, "transactions", transactionRecords(rows.transactions, rows.messages)),
     insertRows<ShardStateRow>(store, "shard_state", rows.shardState ?? []),
+    insertTraceRows(store, rows.traces ?? []),
   ]);
   await insertRows<BlockRow>(store, "blocks", rows.blocks);
   // the key index in the same step: before the checkpoint and the blocks.indexed event
   if (store.keys) {
     // rendered where the blocks were parsed (workers), else here; the trace ids are the main thread's
     const rendered = rows.rendered ?? renderTransactions(rows);
-    await store.keys.write(withTraceIds(rendered, rows.transactions), keyIndexStates(rows));
+    await store.keys.write(withTraceIds(rendered, rows.transactions), keyIndexStates(rows), keyIndexTraces(rows.traces ?? []));
   }
 }
 

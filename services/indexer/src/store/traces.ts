@@ -3,6 +3,8 @@
 // there (a restart, a failed round) assigns the same trace_ids and states as an uninterrupted run.
 import { TraceAssembler, type TraceBatch } from "../rows/trace.js";
 import type { MessageRow, TraceRow, TransactionRow } from "../rows/types.js";
+import type { KeyIndexTrace } from "./key-index/key-index.js";
+import { renderTrace } from "./key-index/render.js";
 import { select, type Store } from "./store.js";
 
 /** A trace as the table stores it: the TraceRow with toncenter's column names for the counters. */
@@ -30,6 +32,12 @@ export function traceRecord(r: TraceRow): TraceRecord {
     nodes: r.transactions,
   };
 }
+
+/**
+ * The indexer's trace rows as the key index stores them: unclassified, as the traces table's
+ * default (the decoder classifies a trace later, by a put of the whole record: key-index.ts).
+ */
+export const keyIndexTraces = (rows: readonly TraceRow[]): KeyIndexTrace[] => rows.map((r) => renderTrace({ ...traceRecord(r), classification_state: "unclassified" }));
 
 export async function insertTraceRows(store: Store, rows: readonly TraceRow[]): Promise<void> {
   if (rows.length === 0) return;

@@ -1,31 +1,21 @@
 // /traces: traces by account, id, transaction or message, with their transactions and the tree
-// the messages make of them (toncenter models/traces.go, parse/utils.go AssembleTraceTxsFromMap).
+// the messages make of them (./models.ts). The key lookups (one account, ids, transaction or
+// message hashes) are answered from the key index (./key-lookups.ts); the rest reads ClickHouse.
 import { create } from "@bufbuild/protobuf";
-import {
-  type GetTracesRequest,
-  type Trace,
-  type TraceNode,
-  TraceNodeSchema,
-  TraceSchema,
-  type TracesResponse,
-  TracesResponseSchema,
-} from "@tongate/proto/gen/tongate/v3/actions_pb.js";
+import { type GetTracesRequest, type TracesResponse, TracesResponseSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import type { Transaction } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
-import type { TraceRecord } from "../../store/traces.js";
 import { transactionOf } from "../blockchain/models.js";
 import { transactionParts } from "../blockchain/parts.js";
 import { b64Hash, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
 import { select, type Store, type StoredTransaction, Where } from "../sql.js";
-
-/** Traces with more transactions come without them (toncenter's -max-trace-txs). */
-export const MAX_TRACE_TRANSACTIONS = 4000;
-
-/** A stored trace: the store's record and the column the decoder stage will set. */
-type StoredTrace = TraceRecord & { classification_state: string };
+import { tracesFromKeys } from "./key-lookups.js";
+import { type StoredTrace, traceHeader, traceOf, withTransactions } from "./models.js";
 
 const TX_OF_HASHES = "SELECT trace_id FROM transactions FINAL WHERE trace_id IS NOT NULL AND (account, lt) IN (SELECT account, lt FROM transactions_by_hash FINAL WHERE hash IN {})";
 
 export async function traces(store: Store, req: GetTracesRequest): Promise<TracesResponse> {
+  const fromKeys = tracesFromKeys(store, req);
+  if (fromKeys) return fromKeys;
   const asc = isAsc(req.sort);
   const dir = asc ? "ASC" : "DESC";
   const p = pageOf("traces", asc, req, ["string", "string"]);
@@ -50,7 +40,8 @@ export async function traces(store: Store, req: GetTracesRequest): Promise<Trace
      LIMIT ${w.param("UInt32", p.limit)} OFFSET ${w.param("UInt32", p.offset)}`,
     w.params,
   );
-  const small = records.filter((r) => r.nodes <= MAX_TRACE_TRANSACTIONS).map((r) => r.trace_id);
+  const headers = records.map(traceHeader);
+  const small = headers.filter(withTransactions).map((h) => h.traceId);
   const txs = small.length
     ? await select<StoredTransaction>(
         store,
@@ -61,63 +52,14 @@ export async function traces(store: Store, req: GetTracesRequest): Promise<Trace
       )
     : [];
   const parts = await transactionParts(store, txs);
-  const byTrace = new Map<string, StoredTransaction[]>();
+  const byTrace = new Map<string, Transaction[]>();
   for (const t of txs) {
     const list = byTrace.get(t.trace_id!) ?? [];
-    list.push(t);
+    list.push(transactionOf(t, parts));
     byTrace.set(t.trace_id!, list);
   }
   return create(TracesResponseSchema, {
-    traces: records.map((r) => traceOf(r, byTrace.get(r.trace_id), (t) => transactionOf(t, parts))),
+    traces: headers.map((h) => traceOf(h, byTrace.get(h.traceId) ?? [])),
     nextCursor: nextCursor("traces", asc, p, records, (r) => [r.end_lt, r.trace_id]),
   });
-}
-
-function traceOf(r: StoredTrace, txs: StoredTransaction[] | undefined, render: (t: StoredTransaction) => Transaction): Trace {
-  const trace = create(TraceSchema, {
-    traceId: r.trace_id,
-    externalHash: r.external_hash ?? undefined,
-    mcSeqnoStart: BigInt(r.mc_seqno_start),
-    mcSeqnoEnd: BigInt(r.mc_seqno_end),
-    startLt: BigInt(r.start_lt),
-    startUtime: r.start_utime,
-    endLt: BigInt(r.end_lt),
-    endUtime: r.end_utime,
-    traceInfo: {
-      traceState: r.state,
-      messages: r.edges,
-      transactions: r.nodes,
-      pendingMessages: r.pending_edges,
-      classificationState: r.classification_state,
-    },
-  });
-  if (!txs) {
-    trace.isIncomplete = true;
-    trace.warning = "trace is too large";
-    return trace;
-  }
-  trace.transactionsOrder = txs.map((t) => t.hash);
-  for (const t of txs) trace.transactions[t.hash] = render(t);
-  const { root, orphan } = traceTree(r.trace_id, txs);
-  if (root) trace.trace = root;
-  if (orphan) trace.warning = "missing node in trace found";
-  return trace;
-}
-
-/** The tree from the root transaction along out message → receiving transaction. */
-export function traceTree(traceId: string, txs: readonly StoredTransaction[]): { root: TraceNode | undefined; orphan: boolean } {
-  const receiver = new Map<string, StoredTransaction>();
-  for (const t of txs) if (t.in_msg_hash !== null) receiver.set(t.in_msg_hash, t);
-  let placed = 0;
-  const node = (t: StoredTransaction): TraceNode => {
-    placed++;
-    const children = t.out_msg_hashes.flatMap((h) => {
-      const c = receiver.get(h);
-      return c ? [node(c)] : [];
-    });
-    return create(TraceNodeSchema, { txHash: t.hash, inMsgHash: t.in_msg_hash ?? undefined, children });
-  };
-  const rootTx = txs.find((t) => t.hash === traceId);
-  const root = rootTx ? node(rootTx) : undefined;
-  return { root, orphan: placed !== txs.length };
 }

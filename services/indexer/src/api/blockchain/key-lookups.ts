@@ -25,8 +25,14 @@ import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, pageOf, rawAddress } from ".
 
 const TX_KEY = ["string", "string"] as const;
 
+/**
+ * What a key lookup reads: the store's key index (only that, so that a key reader in a thread of its
+ * own, api/key-readers, runs the same functions).
+ */
+export type KeySource = Pick<Store, "keys">;
+
 /** The store's key index when reads may use it. */
-export const usableKeys = (store: Store): KeyIndex | undefined => (store.keys?.complete ? store.keys : undefined);
+export const usableKeys = (store: KeySource): KeyIndex | undefined => (store.keys?.complete ? store.keys : undefined);
 
 /** The response for these transactions (the book step adds the address book, from the key index too). */
 function keyIndexResponse(transactions: Transaction[], cursor?: string): TransactionsResponse {
@@ -36,7 +42,7 @@ function keyIndexResponse(transactions: Transaction[], cursor?: string): Transac
 const txKey = (t: Transaction): string[] => [String(t.lt), t.account];
 
 /** /transactions of one account (lt range, page, cursor) or of one hash. */
-export function transactionsFromKeys(store: Store, req: GetTransactionsRequest): TransactionsResponse | undefined {
+export function transactionsFromKeys(store: KeySource, req: GetTransactionsRequest): TransactionsResponse | undefined {
   const keys = usableKeys(store);
   if (!keys) return undefined;
   const others = req.excludeAccount.length || req.startUtime !== undefined || req.endUtime !== undefined || req.workchain !== undefined;
@@ -71,18 +77,19 @@ function keyIndexPage(keys: KeyIndex, account: string, asc: boolean, limit: numb
 }
 
 /** /transactionsByMasterchainBlock by offset (a cursor goes to ClickHouse). */
-export function transactionsByMasterchainBlockFromKeys(store: Store, req: TransactionsByMasterchainBlockRequest): TransactionsResponse | undefined {
+export function transactionsByMasterchainBlockFromKeys(store: KeySource, req: TransactionsByMasterchainBlockRequest): TransactionsResponse | undefined {
   const keys = usableKeys(store);
-  // a block without transactions here may still be indexed: ClickHouse tells that from a 404
-  if (!keys || req.cursor !== undefined || !keys.hasMcBlock(req.seqno)) return undefined;
+  if (!keys || req.cursor !== undefined) return undefined;
   const asc = isAsc(req.sort);
   const p = pageOf("transactionsByMasterchainBlock", asc, req, TX_KEY);
   const page = keys.mcBlockPage(req.seqno, asc, p.limit, p.offset);
+  // a block without transactions here may still be indexed: ClickHouse tells that from a 404
+  if (!page) return undefined;
   return keyIndexResponse(page, nextCursor("transactionsByMasterchainBlock", asc, p, page, txKey));
 }
 
 /** /transactionsByMessage by message hash (body hash and opcode go to ClickHouse). */
-export function transactionsByMessageFromKeys(store: Store, req: TransactionsByMessageRequest): TransactionsResponse | undefined {
+export function transactionsByMessageFromKeys(store: KeySource, req: TransactionsByMessageRequest): TransactionsResponse | undefined {
   const keys = usableKeys(store);
   if (!keys || req.msgHash === undefined || req.bodyHash !== undefined || req.opcode !== undefined) return undefined;
   const offset = req.offset ?? 0;
@@ -94,7 +101,7 @@ export function transactionsByMessageFromKeys(store: Store, req: TransactionsByM
 }
 
 /** /adjacentTransactions: the sender of its inbound message and the receivers of its outbound ones, lt ascending. */
-export function adjacentTransactionsFromKeys(store: Store, req: AdjacentTransactionsRequest): TransactionsResponse | undefined {
+export function adjacentTransactionsFromKeys(store: KeySource, req: AdjacentTransactionsRequest): TransactionsResponse | undefined {
   const keys = usableKeys(store);
   if (!keys) return undefined;
   const hash = b64Hash(req.hash);
@@ -117,7 +124,7 @@ const min = (a: bigint | undefined, b: bigint | undefined): bigint | undefined =
  * /messages by message hashes, or by one source or destination address (with an lt range, page or
  * cursor); any other filter goes to ClickHouse.
  */
-export function messagesFromKeys(store: Store, req: GetMessagesRequest): MessagesResponse | undefined {
+export function messagesFromKeys(store: KeySource, req: GetMessagesRequest): MessagesResponse | undefined {
   const keys = usableKeys(store);
   if (!keys) return undefined;
   const others = req.bodyHash !== undefined || req.opcode !== undefined || req.startUtime !== undefined || req.endUtime !== undefined || req.direction !== undefined;

@@ -4,22 +4,36 @@
 // cannot answer a point read in less than a few milliseconds (each query pays ~2 ms before it reads
 // a row, and embedded chDB runs one query at a time). This index holds the rendered API form of
 // every transaction (the tongate.v3.Transaction message, binary) under the keys the v3 endpoints
-// look up by: account + lt, hash, message hash, masterchain block; and each account's latest code
-// hash for the address book. A page is one range scan: microseconds, synchronous, and any number of
+// look up by: account + lt, hash, message hash, masterchain block, address + created_lt; each
+// account's latest state (and code hash, for the address book); and each trace's record (the
+// tongate.v3.Trace message without its transactions) with its transactions by trace and its traces
+// by account + end_lt. A page is one range scan: microseconds, synchronous, and any number of
 // readers at once (LMDB readers never block each other or the writer).
 //
 // Written by the indexer in the same step as the ClickHouse rows, before the checkpoint and before
 // `blocks.indexed` is published, so a read never answers older than the block a client was told of.
 // Every write is a put by key of a value that a block determines: re-indexing writes the same bytes.
+// Records that change as later blocks come (an account's latest state, a trace that grows) carry
+// their version and are replaced only by the same or a later one, as ClickHouse's
+// ReplacingMergeTree keeps them (latest_account_states by lt, traces by mc_seqno_end).
+//
+// Traces after the indexer: the decoder (actions, classification_state) updates a trace by a put of
+// the whole record — `write([], [], [renderTrace(row)])` with the row it inserts into ClickHouse's
+// `traces` (the same mc_seqno_end, so FINAL reads it as the latest), after that insert and before
+// it announces the trace — so the rebuild, which renders `traces FINAL`, reproduces it. A later
+// block that extends the trace replaces it with an unclassified record in both stores.
+//
 // Rebuilt from ClickHouse (./rebuild.ts) when it is missing or its format changed; until it is
 // complete, reads go to ClickHouse.
 import { fromBinary } from "@bufbuild/protobuf";
+import { type Trace, TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { type Message, type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
-import { type Database, open, type RootDatabase } from "lmdb";
+import { type Database, open, type RangeOptions, type RootDatabase } from "lmdb";
 import type { AccountStateRow, RenderedTransaction } from "../../rows/types.js";
 import {
   ACCOUNT_BYTES,
   accountKey,
+  accountTraceKey,
   addressMessageKey,
   hashKey,
   HASH_BYTES,
@@ -28,12 +42,14 @@ import {
   mcBlockKey,
   messageKey,
   prefixEnd,
+  traceKey,
+  traceTransactionKey,
   transactionKey,
   u32Bytes,
 } from "./keys.js";
 
 /** Bumped when the stored form changes: an index of another format is rebuilt. */
-export const KEY_INDEX_FORMAT = 3;
+export const KEY_INDEX_FORMAT = 4;
 
 /** One transaction as the index stores it, with the keys it is found by. */
 export type KeyIndexTransaction = RenderedTransaction;
@@ -50,15 +66,37 @@ export interface KeyIndexState {
   row?: AccountStateRow;
 }
 
-export interface AccountPageOptions {
+/**
+ * A trace's record as the traces table has it after a block (or a later writer: the decoder),
+ * rendered (./render.ts renderTrace): replaced only by one of the same or a later mc_seqno_end.
+ */
+export interface KeyIndexTrace {
+  traceId: string;
+  mcSeqnoEnd: number;
+  endLt: string;
+  /** the tongate.v3.Trace message without transactions, binary */
+  value: Uint8Array;
+}
+
+/** A page in lt order within inclusive lt bounds. */
+interface LtPageOptions {
   asc: boolean;
   limit: number;
   offset: number;
   /** inclusive lt bounds */
   startLt?: bigint;
   endLt?: bigint;
+}
+
+export interface AccountPageOptions extends LtPageOptions {
   /** continue after this lt (a cursor): exclusive, in the page's order */
   afterLt?: bigint;
+}
+
+/** A page of (lt, hash) keys: ordered by lt, then the hash as base64 text (ClickHouse's (UInt64, String) order). */
+export interface LtHashPageOptions extends LtPageOptions {
+  /** continue after this (lt, hash) (a cursor), in the page's order */
+  after?: [bigint, string];
 }
 
 interface Meta {
@@ -68,6 +106,9 @@ interface Meta {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** The environment; every thread opens it with the same options. */
+const openEnv = (dir: string): RootDatabase => open({ path: dir, maxDbs: 16, compression: false });
 const MAX_LT = (1n << 64n) - 1n;
 
 export class KeyIndex {
@@ -78,10 +119,17 @@ export class KeyIndex {
   private readonly codes: Database<Buffer, Buffer>;
   private readonly latest: Database<Buffer, Buffer>;
   private readonly byAddress: Database<Buffer, Buffer>;
+  private readonly traces: Database<Buffer, Buffer>;
+  private readonly byTrace: Database<Buffer, Buffer>;
+  private readonly tracesByAccount: Database<Buffer, Buffer>;
   private readonly meta: Database<Meta, string>;
   private closed = false;
 
-  private constructor(private readonly env: RootDatabase) {
+  private constructor(
+    private readonly env: RootDatabase,
+    /** the index's directory: a key reader (api/key-readers) opens it again in its thread */
+    readonly dir: string,
+  ) {
     const binary = { keyEncoding: "binary", encoding: "binary" } as const;
     // transactions compress ~3× (base64 bodies, repeated field tags); LZ4 costs microseconds
     this.transactions = env.openDB<Buffer, Buffer>({ name: "transactions", ...binary, compression: { threshold: 256 } });
@@ -91,17 +139,36 @@ export class KeyIndex {
     this.codes = env.openDB<Buffer, Buffer>({ name: "code_hashes", ...binary });
     this.byAddress = env.openDB<Buffer, Buffer>({ name: "messages_by_address", ...binary });
     this.latest = env.openDB<Buffer, Buffer>({ name: "latest_account_states", ...binary, compression: { threshold: 256 } });
+    this.traces = env.openDB<Buffer, Buffer>({ name: "traces", ...binary });
+    this.byTrace = env.openDB<Buffer, Buffer>({ name: "trace_transactions", ...binary });
+    this.tracesByAccount = env.openDB<Buffer, Buffer>({ name: "traces_by_account", ...binary });
     this.meta = env.openDB<Meta, string>({ name: "meta", encoding: "json" });
   }
 
   /** Opens (creating) the index in `dir`. An index of another format is emptied (and must be rebuilt). */
   static async open(dir: string): Promise<KeyIndex> {
-    const env = open({ path: dir, maxDbs: 8, compression: false });
-    const index = new KeyIndex(env);
+    const index = new KeyIndex(openEnv(dir), dir);
     const meta = index.meta.get("meta");
     if (meta && meta.format !== KEY_INDEX_FORMAT) await index.clear();
     if (!index.meta.get("meta")) await index.meta.put("meta", { format: KEY_INDEX_FORMAT, complete: false });
     return index;
+  }
+
+  /**
+   * Opens the index another thread of this process keeps (a key reader's view): no format check, no
+   * write. LMDB shares the environment between the threads of a process.
+   */
+  static openReader(dir: string): KeyIndex {
+    return new KeyIndex(openEnv(dir), dir);
+  }
+
+  /**
+   * Reads after this see every write committed before it. lmdb-js keeps one read snapshot per
+   * event-loop turn of its thread; a thread that serves several requests in one turn (a key reader
+   * taking queued messages) calls this before each, so no answer is older than the request.
+   */
+  refresh(): void {
+    this.env.resetReadTxn();
   }
 
   /** Every ClickHouse transaction is here: reads may use the index. */
@@ -116,25 +183,46 @@ export class KeyIndex {
   /** Empties the index (a format change; a rebuild from scratch). */
   async clear(): Promise<void> {
     await this.env.transaction(() => {
-      for (const db of [this.transactions, this.byHash, this.byMessage, this.byMcBlock, this.codes, this.latest, this.byAddress]) db.clearSync();
+      for (const db of Object.values(this.tables())) db.clearSync();
       this.meta.putSync("meta", { format: KEY_INDEX_FORMAT, complete: false });
     });
   }
 
   /**
-   * Writes transactions and account states in one LMDB transaction (all or nothing). A state is
-   * replaced only by one of the same or a later lt, so writing an older block again never hides a
-   * newer state.
+   * Writes transactions, account states and trace records in one LMDB transaction (all or nothing).
+   * A state is replaced only by one of the same or a later lt, a trace record by one of the same or
+   * a later mc_seqno_end, so writing an older block again never hides a newer one.
    */
-  async write(transactions: readonly KeyIndexTransaction[], states: readonly KeyIndexState[]): Promise<void> {
-    if (!transactions.length && !states.length) return;
+  async write(transactions: readonly KeyIndexTransaction[], states: readonly KeyIndexState[], traces: readonly KeyIndexTrace[] = []): Promise<void> {
+    if (!transactions.length && !states.length && !traces.length) return;
     // encode outside the write transaction: LMDB has one writer at a time
     const entries = transactions.map((t) => ({ t, key: transactionKey(t.account, t.lt), value: Buffer.from(t.value.buffer, t.value.byteOffset, t.value.byteLength) }));
     const stateEntries = states.map((c) => {
       const lt = ltBytes(c.lt);
       return { key: accountKey(c.account), code: Buffer.concat([lt, c.codeHash === null ? EMPTY : hashKey(c.codeHash)]), row: c.row && Buffer.concat([lt, Buffer.from(JSON.stringify(c.row))]) };
     });
+    // a trace record: mc_seqno_end (its version) + end_lt (its traces_by_account keys) + the Trace message
+    const traceEntries = traces.map((r) => ({ key: traceKey(r.traceId), version: r.mcSeqnoEnd, value: Buffer.concat([u32Bytes(r.mcSeqnoEnd), ltBytes(r.endLt), r.value]) }));
     await this.env.transaction(() => {
+      // traces first: a replaced record moves the traces_by_account keys of its stored transactions
+      // to its end_lt; the transactions after it file their accounts under their record's end_lt
+      // (whichever of a trace's record and transactions comes first — a rebuild writes transactions
+      // first — each account of a trace is listed once, at the record's end_lt)
+      for (const { key, version, value } of traceEntries) {
+        const had = this.traces.get(key);
+        if (had && had.readUInt32BE(0) > version) continue;
+        this.traces.put(key, value);
+        const endLt = value.subarray(4, 4 + LT_BYTES);
+        const oldEndLt = had && Buffer.from(had.subarray(4, 4 + LT_BYTES));
+        if (oldEndLt?.equals(endLt)) continue;
+        const accounts: Buffer[] = [];
+        for (const k of this.byTrace.getKeys({ start: key, end: prefixEnd(key) })) accounts.push(Buffer.from(k.subarray(HASH_BYTES + LT_BYTES)));
+        for (const account of accounts) {
+          if (oldEndLt) this.tracesByAccount.remove(accountTraceKey(account, oldEndLt, key));
+          this.tracesByAccount.put(accountTraceKey(account, endLt, key), EMPTY);
+        }
+      }
+      const traceEndLt = new Map<string, Buffer | undefined>();
       for (const { t, key, value } of entries) {
         this.transactions.put(key, value);
         this.byHash.put(hashKey(t.hash), key);
@@ -145,6 +233,16 @@ export class KeyIndex {
           // as messages_by_source / _destination: every message with that address, created_lt 0 for inbound external ones
           if (m.source !== null) this.byAddress.put(addressMessageKey(m.source, "source", m.createdLt ?? 0n, m.hash), EMPTY);
           if (m.destination !== null) this.byAddress.put(addressMessageKey(m.destination, "destination", m.createdLt ?? 0n, m.hash), EMPTY);
+        }
+        if (t.traceId) {
+          const id = traceKey(t.traceId);
+          this.byTrace.put(traceTransactionKey(t.traceId, t.lt, t.account), EMPTY);
+          if (!traceEndLt.has(t.traceId)) {
+            const record = this.traces.get(id);
+            traceEndLt.set(t.traceId, record && Buffer.from(record.subarray(4, 4 + LT_BYTES)));
+          }
+          const endLt = traceEndLt.get(t.traceId);
+          if (endLt) this.tracesByAccount.put(accountTraceKey(key.subarray(0, ACCOUNT_BYTES), endLt, id), EMPTY);
         }
       }
       for (const { key, code, row } of stateEntries) {
@@ -162,22 +260,15 @@ export class KeyIndex {
 
   /** One page of an account's transactions in lt order (lt is unique per account). */
   accountPage(account: string, o: AccountPageOptions): Transaction[] {
-    const prefix = accountKey(account);
     let low = o.startLt ?? 0n;
     let high = o.endLt ?? MAX_LT;
     if (o.afterLt !== undefined) {
       if (o.asc) low = o.afterLt + 1n > low ? o.afterLt + 1n : low;
       else high = o.afterLt - 1n < high ? o.afterLt - 1n : high;
     }
-    if (low > high || high < 0n) return [];
-    const lowKey = Buffer.concat([prefix, ltBytes(low)]);
-    // the end of a range is exclusive: one past `high` (the account's prefix end past the last lt)
-    const highKey = high === MAX_LT ? prefixEnd(prefix) : Buffer.concat([prefix, ltBytes(high + 1n)]);
-    const range = o.asc
-      ? this.transactions.getRange({ start: lowKey, end: highKey, offset: o.offset, limit: o.limit })
-      : this.transactions.getRange({ start: highKey, end: lowKey, reverse: true, exclusiveStart: true, inclusiveEnd: true, offset: o.offset, limit: o.limit });
+    const range = ltRange(accountKey(account), o.asc, low, high);
     const out: Transaction[] = [];
-    for (const { value } of range) out.push(this.decode(value));
+    if (range) for (const { value } of this.transactions.getRange({ ...range, offset: o.offset, limit: o.limit })) out.push(this.decode(value));
     return out;
   }
 
@@ -234,54 +325,52 @@ export class KeyIndex {
    * (as base64 text, the order of ClickHouse's String): the `limit` after `offset`, within the inclusive lt
    * bounds, after a cursor's (lt, hash).
    */
-  addressMessages(account: string, side: "source" | "destination", o: { asc: boolean; limit: number; offset: number; startLt?: bigint; endLt?: bigint; after?: [bigint, string] }): { hash: string; lt: bigint }[] {
-    const prefix = Buffer.concat([accountKey(account), Buffer.of(side === "source" ? 0 : 1)]);
-    let low = o.startLt ?? 0n;
-    let high = o.endLt ?? MAX_LT;
-    if (o.after) {
-      if (o.asc && o.after[0] > low) low = o.after[0];
-      if (!o.asc && o.after[0] < high) high = o.after[0];
-    }
-    if (low > high) return [];
-    const lowKey = Buffer.concat([prefix, ltBytes(low)]);
-    const highKey = high === MAX_LT ? prefixEnd(prefix) : Buffer.concat([prefix, ltBytes(high + 1n)]);
-    const keys = o.asc ? this.byAddress.getKeys({ start: lowKey, end: highKey }) : this.byAddress.getKeys({ start: highKey, end: lowKey, reverse: true, exclusiveStart: true, inclusiveEnd: true });
-    const at = prefix.length;
-    const out: { hash: string; lt: bigint }[] = [];
-    let lastLt: bigint | undefined;
-    for (const key of keys) {
-      const lt = Buffer.from(key.buffer, key.byteOffset, key.byteLength).readBigUInt64BE(at);
-      // whole groups of one lt: their order is the hashes' text order, not their bytes'
-      if (out.length >= o.offset + o.limit && lt !== lastLt) break;
-      lastLt = lt;
-      const hash = Buffer.from(key.subarray(at + LT_BYTES)).toString("base64");
-      if (o.after && lt === o.after[0] && (o.asc ? hash <= o.after[1] : hash >= o.after[1])) continue;
-      out.push({ hash, lt });
-    }
-    return out.sort(byLtThenHash(o.asc)).slice(o.offset, o.offset + o.limit);
+  addressMessages(account: string, side: "source" | "destination", o: LtHashPageOptions): { hash: string; lt: bigint }[] {
+    return ltHashPage(this.byAddress, Buffer.concat([accountKey(account), Buffer.of(side === "source" ? 0 : 1)]), o);
   }
 
-  /** A masterchain block's transactions in lt order (then account ascending), as a page. */
-  mcBlockPage(mcSeqno: number, asc: boolean, limit: number, offset: number): Transaction[] {
+  /** An account's traces in (end_lt, trace_id as text) order, as /traces pages them: ids (`hash`) and end_lt. */
+  accountTraces(account: string, o: LtHashPageOptions): { hash: string; lt: bigint }[] {
+    return ltHashPage(this.tracesByAccount, accountKey(account), o);
+  }
+
+  /** A trace's record (the Trace message without transactions), if indexed. */
+  trace(traceId: string): Trace | undefined {
+    const value = this.traces.get(traceKey(traceId));
+    return value ? fromBinary(TraceSchema, value.subarray(4 + LT_BYTES)) : undefined;
+  }
+
+  /** A trace's transactions in (lt, account) order. */
+  traceTransactions(traceId: string): Transaction[] {
+    const prefix = traceKey(traceId);
+    const keys: Buffer[] = [];
+    for (const key of this.byTrace.getKeys({ start: prefix, end: prefixEnd(prefix) })) {
+      // the transaction key (account + lt) from (trace + lt + account)
+      keys.push(Buffer.concat([key.subarray(HASH_BYTES + LT_BYTES), key.subarray(HASH_BYTES, HASH_BYTES + LT_BYTES)]));
+    }
+    // an entry of a trace the transaction no longer belongs to (a re-index from an earlier block joined it to another) is not its
+    return this.transactionsAt(keys).filter((t) => t.traceId === traceId);
+  }
+
+  /**
+   * A masterchain block's transactions in lt order (then account ascending), as a page; undefined
+   * when none of the block's transactions is indexed.
+   */
+  mcBlockPage(mcSeqno: number, asc: boolean, limit: number, offset: number): Transaction[] | undefined {
     const prefix = u32Bytes(mcSeqno);
     const keys: Buffer[] = [];
     // ties of lt (other shards) must come account-ascending in both orders: read whole lt groups
     const range = asc ? this.byMcBlock.getKeys({ start: prefix, end: prefixEnd(prefix) }) : this.byMcBlock.getKeys({ start: prefixEnd(prefix), end: prefix, reverse: true });
     let lastLt: string | undefined;
+    let any = false;
     for (const key of range) {
+      any = true;
       const lt = key.subarray(4, 4 + LT_BYTES).toString("hex");
       if (keys.length >= offset + limit && lt !== lastLt) break;
       lastLt = lt;
       keys.push(Buffer.concat([key.subarray(4 + LT_BYTES, 4 + LT_BYTES + ACCOUNT_BYTES), key.subarray(4, 4 + LT_BYTES)]));
     }
-    return sortByLt(this.transactionsAt(keys), asc).slice(offset, offset + limit);
-  }
-
-  /** Whether any transaction of this masterchain block is indexed. */
-  hasMcBlock(mcSeqno: number): boolean {
-    const prefix = u32Bytes(mcSeqno);
-    for (const _ of this.byMcBlock.getKeys({ start: prefix, end: prefixEnd(prefix), limit: 1 })) return true;
-    return false;
+    return any ? sortByLt(this.transactionsAt(keys), asc).slice(offset, offset + limit) : undefined;
   }
 
   private transactionsAt(keys: readonly Buffer[]): Transaction[] {
@@ -314,10 +403,24 @@ export class KeyIndex {
     return out;
   }
 
+  private tables(): Record<string, Database<Buffer, Buffer>> {
+    return {
+      transactions: this.transactions,
+      transactions_by_hash: this.byHash,
+      transactions_by_message: this.byMessage,
+      transactions_by_mc_block: this.byMcBlock,
+      code_hashes: this.codes,
+      latest_account_states: this.latest,
+      messages_by_address: this.byAddress,
+      traces: this.traces,
+      trace_transactions: this.byTrace,
+      traces_by_account: this.tracesByAccount,
+    };
+  }
+
   /** Every entry of every table, in key order (the crash test compares two indexes whole). */
   *contents(): Generator<{ table: string; key: string; value: string }> {
-    const tables = { transactions: this.transactions, transactions_by_hash: this.byHash, transactions_by_message: this.byMessage, transactions_by_mc_block: this.byMcBlock, code_hashes: this.codes, latest_account_states: this.latest, messages_by_address: this.byAddress };
-    for (const [table, db] of Object.entries(tables)) {
+    for (const [table, db] of Object.entries(this.tables())) {
       for (const { key, value } of db.getRange({})) yield { table, key: key.toString("hex"), value: value.toString("base64") };
     }
     yield { table: "meta", key: "meta", value: JSON.stringify(this.meta.get("meta")) };
@@ -328,6 +431,46 @@ export class KeyIndex {
     this.closed = true;
     await this.env.close();
   }
+}
+
+/**
+ * The range of the keys `prefix` + lt (8 bytes) + … with low ≤ lt ≤ high, in ascending or
+ * descending lt order (getRange/getKeys options); undefined when it is empty.
+ */
+function ltRange(prefix: Buffer, asc: boolean, low: bigint, high: bigint): RangeOptions | undefined {
+  if (low > high || high < 0n) return undefined;
+  const lowKey = Buffer.concat([prefix, ltBytes(low)]);
+  // the end of a range is exclusive: one past `high` (the prefix's end past the last lt)
+  const highKey = high === MAX_LT ? prefixEnd(prefix) : Buffer.concat([prefix, ltBytes(high + 1n)]);
+  return asc ? { start: lowKey, end: highKey } : { start: highKey, end: lowKey, reverse: true, exclusiveStart: true, inclusiveEnd: true };
+}
+
+/**
+ * A page of the keys `prefix` + lt + 32-byte hash in (lt, hash as base64 text) order — the order of
+ * ClickHouse's (UInt64, String), which is not the hashes' byte order: each lt's keys are read whole
+ * and sorted.
+ */
+function ltHashPage(db: Database<Buffer, Buffer>, prefix: Buffer, o: LtHashPageOptions): { hash: string; lt: bigint }[] {
+  let low = o.startLt ?? 0n;
+  let high = o.endLt ?? MAX_LT;
+  if (o.after) {
+    if (o.asc && o.after[0] > low) low = o.after[0];
+    if (!o.asc && o.after[0] < high) high = o.after[0];
+  }
+  const range = ltRange(prefix, o.asc, low, high);
+  if (!range) return [];
+  const at = prefix.length;
+  const out: { hash: string; lt: bigint }[] = [];
+  let lastLt: bigint | undefined;
+  for (const key of db.getKeys(range)) {
+    const lt = Buffer.from(key.buffer, key.byteOffset, key.byteLength).readBigUInt64BE(at);
+    if (out.length >= o.offset + o.limit && lt !== lastLt) break;
+    lastLt = lt;
+    const hash = Buffer.from(key.subarray(at + LT_BYTES)).toString("base64");
+    if (o.after && lt === o.after[0] && (o.asc ? hash <= o.after[1] : hash >= o.after[1])) continue;
+    out.push({ hash, lt });
+  }
+  return out.sort(byLtThenHash(o.asc)).slice(o.offset, o.offset + o.limit);
 }
 
 /** Messages in (created_lt, hash as text) order, as ClickHouse orders them; both the same way. */

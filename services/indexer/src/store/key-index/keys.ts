@@ -57,3 +57,12 @@ export function prefixEnd(prefix: Buffer): Buffer {
 /** messages_by_address: address + side (0 source, 1 destination) + created_lt + message hash. */
 export const addressMessageKey = (account: string, side: "source" | "destination", createdLt: string | bigint, msgHash: string): Buffer =>
   Buffer.concat([accountKey(account), Buffer.of(side === "source" ? 0 : 1), ltBytes(createdLt), hashKey(msgHash)]);
+
+/** traces: trace id (the root transaction's hash) → its record. */
+export const traceKey = hashKey;
+
+/** trace_transactions: trace id + lt + account — a trace's transactions in (lt, account) order, as /traces lists them. */
+export const traceTransactionKey = (traceId: string, lt: string | bigint, account: string): Buffer => Buffer.concat([hashKey(traceId), ltBytes(lt), accountKey(account)]);
+
+/** traces_by_account: account + the trace's end_lt + trace id — an account's traces in /traces order. */
+export const accountTraceKey = (account: Buffer, endLt: Buffer, traceId: Buffer): Buffer => Buffer.concat([account, endLt, traceId]);

@@ -1,15 +1,18 @@
 // Filling the key index from ClickHouse: an index created beside a store that already holds
 // transactions (an upgrade, a deleted index, a format change) is rebuilt from the rows before reads
-// use it. Writes of the indexer running meanwhile go to both; a rebuild's puts of the same keys
-// write the same bytes, so the order does not matter.
-import { toBinary } from "@bufbuild/protobuf";
-import { TransactionSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
-import { transactionOf } from "../../api/blockchain/models.js";
+// use it: the transactions (with their trace ids), the latest account states, then the trace
+// records (`traces FINAL`: the indexer's rows and any later writer's, e.g. the decoder's). Writes of
+// the indexer running meanwhile go to both; a rebuild's puts of the same keys write the same bytes,
+// and versioned records (states, traces) are replaced only by the same or a later version, so the
+// order does not matter.
+import type { StoredTrace } from "../../api/actions/models.js";
 import { transactionParts } from "../../api/blockchain/parts.js";
 import { select, type StoredTransaction } from "../../api/sql.js";
+import { messagesByTransaction } from "../../rows/message.js";
+import type { AccountStateRow } from "../../rows/types.js";
 import type { Store } from "../store.js";
-import type { KeyIndex, KeyIndexState, KeyIndexTransaction } from "./key-index.js";
-import type { AccountStateRow, MessageRow } from "../../rows/types.js";
+import type { KeyIndex, KeyIndexState } from "./key-index.js";
+import { renderTrace, renderTransaction } from "./render.js";
 
 const CHUNK = 5_000;
 
@@ -45,22 +48,8 @@ async function rebuild(store: Store, keys: KeyIndex, total: number, onProgress?:
     );
     if (!txs.length) break;
     const parts = await transactionParts(store, txs);
-    const messagesOf = new Map<string, MessageRow[]>();
-    for (const m of parts.messages.values()) {
-      const list = messagesOf.get(m.tx_hash);
-      if (list) list.push(m);
-      else messagesOf.set(m.tx_hash, [m]);
-    }
-    const entries = txs.map(
-      (t): KeyIndexTransaction => ({
-        account: t.account,
-        lt: t.lt,
-        hash: t.hash,
-        mcSeqno: t.mc_seqno,
-        value: toBinary(TransactionSchema, transactionOf(t, parts)),
-        messages: (messagesOf.get(t.hash) ?? []).map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction, source: m.source, destination: m.destination, createdLt: m.created_lt })),
-      }),
-    );
+    const messagesOf = messagesByTransaction(parts.messages.values());
+    const entries = txs.map((t) => renderTransaction(t, parts, messagesOf.get(t.hash) ?? []));
     await keys.write(entries, []);
     const last = txs[txs.length - 1]!;
     after = { account: last.account, lt: last.lt };
@@ -77,6 +66,15 @@ async function rebuild(store: Store, keys: KeyIndex, total: number, onProgress?:
     if (!rows.length) break;
     await keys.write([], rows.map((r): KeyIndexState => ({ account: r.account, lt: r.last_trans_lt, codeHash: r.code_hash, row: r })));
     account = rows[rows.length - 1]!.account;
+  }
+  // after the transactions: a record files each of its transactions' accounts by its end_lt
+  let traceId = "";
+  for (;;) {
+    if (signal?.aborted) return false;
+    const rows = await select<StoredTrace>(store, "SELECT * FROM traces FINAL WHERE trace_id > {t:String} ORDER BY trace_id LIMIT {n:UInt32}", { t: traceId, n: CHUNK });
+    if (!rows.length) break;
+    await keys.write([], [], rows.map(renderTrace));
+    traceId = rows[rows.length - 1]!.trace_id;
   }
   return !signal?.aborted;
 }

@@ -1,35 +1,41 @@
 // A block's rows → what the key index stores: each transaction in its API form (as the v3 read of
-// ClickHouse renders it, api/blockchain/models.ts) with the keys it is found by, and each account's
-// latest state. Transactions are rendered where the block is parsed (a parse worker, or inline)
-// without their trace_id, known only once the main thread assembles traces; the store appends it.
+// ClickHouse renders it, api/blockchain/models.ts) with the keys it is found by, each account's
+// latest state, and each trace's record (api/actions/models.ts traceHeader). Transactions are
+// rendered where the block is parsed (a parse worker, or inline) without their trace_id, known only
+// once the main thread assembles traces; the store appends it. The rebuild (./rebuild.ts) renders
+// ClickHouse's rows with the same functions.
 import { toBinary } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { TransactionSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
-import { messageKey, transactionOf } from "../../api/blockchain/models.js";
+import { type StoredTrace, traceHeader } from "../../api/actions/models.js";
+import { messageKey, type TransactionParts, transactionOf } from "../../api/blockchain/models.js";
+import type { StoredTransaction } from "../../api/sql.js";
+import { messagesByTransaction } from "../../rows/message.js";
 import type { BlockRows, MessageRow, RenderedTransaction, TransactionRow, TransactionStateRow } from "../../rows/types.js";
-import type { KeyIndexState } from "./key-index.js";
+import type { KeyIndexState, KeyIndexTrace } from "./key-index.js";
+
+/** One transaction in its API form with the keys of its messages (`own`: its message rows). */
+export function renderTransaction(t: TransactionRow | StoredTransaction, parts: TransactionParts, own: readonly MessageRow[], opts: { traceId?: boolean } = {}): RenderedTransaction {
+  return {
+    account: t.account,
+    lt: t.lt,
+    hash: t.hash,
+    mcSeqno: t.mc_seqno,
+    value: toBinary(TransactionSchema, transactionOf(t, parts, opts)),
+    traceId: opts.traceId === false ? undefined : (t.trace_id ?? undefined),
+    messages: own.map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction, source: m.source, destination: m.destination, createdLt: m.created_lt })),
+  };
+}
 
 /** The block's transactions in their API form, without trace ids. */
 export function renderTransactions(rows: Pick<BlockRows, "transactions" | "messages" | "contents">): RenderedTransaction[] {
   const contents = new Map(rows.contents.map((c) => [c.hash, c.boc]));
-  const byTx = new Map<string, MessageRow[]>();
-  for (const m of rows.messages) {
-    const list = byTx.get(m.tx_hash);
-    if (list) list.push(m);
-    else byTx.set(m.tx_hash, [m]);
-  }
+  const byTx = messagesByTransaction(rows.messages);
   return rows.transactions.map((t): RenderedTransaction => {
     const own = byTx.get(t.hash) ?? [];
     const states = new Map<string, TransactionStateRow>(t.states.map((s) => [s.hash, s]));
-    const tx = transactionOf(t, { messages: new Map(own.map((m) => [messageKey(m.msg_hash, m.direction, m.tx_hash), m])), contents, states }, { traceId: false });
-    return {
-      account: t.account,
-      lt: t.lt,
-      hash: t.hash,
-      mcSeqno: t.mc_seqno,
-      value: toBinary(TransactionSchema, tx),
-      messages: own.map((m) => ({ hash: m.msg_hash, hashNorm: m.hash_norm, direction: m.direction, source: m.source, destination: m.destination, createdLt: m.created_lt })),
-    };
+    return renderTransaction(t, { messages: new Map(own.map((m) => [messageKey(m.msg_hash, m.direction, m.tx_hash), m])), contents, states }, own, { traceId: false });
   });
 }
 
@@ -48,7 +54,7 @@ export function withTraceIds(rendered: readonly RenderedTransaction[], transacti
     const value = new Uint8Array(r.value.length + field.length);
     value.set(r.value);
     value.set(field, r.value.length);
-    return { ...r, value };
+    return { ...r, value, traceId: id };
   });
 }
 
@@ -58,4 +64,9 @@ export function keyIndexStates(rows: Pick<BlockRows, "accountStates">): KeyIndex
     const lt = s.last_trans_lt ?? "0";
     return { account: s.account, lt, codeHash: s.code_hash, row: { ...s, last_trans_lt: lt } };
   });
+}
+
+/** A trace record as the key index stores it: the Trace message without transactions, versioned by mc_seqno_end as the traces table. */
+export function renderTrace(r: StoredTrace): KeyIndexTrace {
+  return { traceId: r.trace_id, mcSeqnoEnd: Number(r.mc_seqno_end), endLt: r.end_lt, value: toBinary(TraceSchema, traceHeader(r)) };
 }

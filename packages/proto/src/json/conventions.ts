@@ -1,7 +1,7 @@
 // toncenter's JSON conventions, read once per descriptor from the options in
 // proto/tongate/options/v1/options.proto and cached.
 import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
-import { json, message_rules, rules, tl_type, union, type FieldRules, type MessageRules } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
+import { json, message_rules, rules, tl_type, union, type FieldRules, type MessageRules } from "../gen/tongate/options/v1/options_pb.js";
 
 export interface FieldConvention {
   field: DescField;
