@@ -24,6 +24,8 @@ const RECOVER_MS = 5_000;
 const MEASURE_MS = 4_000;
 const DETECT = "/api/v2/detectAddress?address=EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
 const ADMIN = "e2e-admin-token";
+/** keyed clients per gateway, back to back: enough to ask for more than RPS while other test files load the machine too */
+const KEYED_CLIENTS = 3;
 
 interface Sample {
   gw: number;
@@ -107,7 +109,7 @@ describe.skipIf(!hasNats).each(["local", "deny"] as const)("rate limits through 
     let done = false;
     const load = Promise.all(
       gateways.flatMap((base, gw) => [
-        ...Array.from({ length: 2 }, () => drive(samples, gw, base, { "x-api-key": secret }, () => done)),
+        ...Array.from({ length: KEYED_CLIENTS }, () => drive(samples, gw, base, { "x-api-key": secret }, () => done)),
         drive(samples, gw, base, {}, () => done),
       ]),
     );
@@ -209,9 +211,9 @@ describe.skipIf(!hasNats).each(["local", "deny"] as const)("rate limits through 
       // NATS decides again. On this loaded machine nats-server sometimes sends nothing for the
       // deadline's 50 ms while it is up: that update is decided by the policy and the link checks
       // the server (one PING) before the next; a few such decisions, never a link left down.
-      expect(policyDecisionsAfter, `${label}: decisions by the outage policy after the return, of ${up.updates.all}`).toBeLessThanOrEqual(Math.max(3, up.updates.all * 0.03));
+      expect(policyDecisionsAfter, `${label}: decisions by the outage policy after the return, of ${up.updates.all}`).toBeLessThanOrEqual(Math.max(5, up.updates.all * 0.05));
       const unavailable = keyed.filter((s) => s.status === 503).length;
-      expect(unavailable, `${label}: 503 answers after the return, of ${keyed.length}`).toBeLessThanOrEqual(policy === "deny" ? keyed.length * 0.03 : 0);
+      expect(unavailable, `${label}: 503 answers after the return, of ${keyed.length}`).toBeLessThanOrEqual(policy === "deny" ? keyed.length * 0.05 : 0);
       expect(new Set(keyed.filter((s) => s.status !== 503).map((s) => s.status))).toEqual(new Set([200, 429]));
       for (const gw of [0, 1]) expect(keyed.filter((s) => s.gw === gw && s.status === 200).length, `${label}: gateway ${gw}'s share`).toBeGreaterThan(0);
       const keyless = after.filter((s) => !s.keyed && s.status === 200).length;

@@ -36,6 +36,12 @@ export class MemoryBucketStore implements BucketStore {
     return Promise.resolve(t);
   }
 
+  /** Sets a bucket to a state decided elsewhere (the shared store's), to go on from it later. */
+  mirror(id: string, state: BucketState, rate: Rate): void {
+    this.buckets.set(id, { state, rate });
+    this.sweep();
+  }
+
   private sweep() {
     const now = this.now();
     if (now - this.sweptAt < this.sweepEveryMs) return;

@@ -10,13 +10,16 @@
 // When NATS is down (issue 16) no request waits for it (NatsLink knows): the
 // outage policy answers — "local": this replica's own buckets at each key's rate
 // (over-admission bounded by the number of replicas), "deny": 503 with
-// Retry-After. A bucket update NATS has not answered within its deadline
+// Retry-After. A bucket update during which NATS sends nothing for its deadline
 // (--ratelimit-nats-deadline-ms, 50 ms: a server that is stopping answers nothing
 // until it closes its sockets) is decided by the policy too, and the link checks
-// the server again before the next update goes to it. When NATS is back, the
+// the server (a PING) before the next update goes to it. When NATS is back, the
 // link recreates the KV bucket (a restarted server lost it: it lives in memory)
-// and shared limiting resumes; the local buckets are dropped. A process started
-// while NATS is down starts with the policy and connects in the background.
+// and shared limiting resumes. The local buckets follow the shared states this
+// replica sees, so a replica that loses NATS goes on from where its buckets
+// stood, not from full ones (a full bucket per client at every short outage
+// would admit a burst each time). A process started while NATS is down starts
+// with the policy and connects in the background.
 import { StorageType, type KV, type NatsConnection, type NatsError } from "nats";
 import { apiError, ConfigError, type Logger } from "@tongate/runtime";
 import { NatsDownError, NatsLink, type NatsState } from "@tongate/runtime/nats";
@@ -55,11 +58,13 @@ export interface NatsStoreOptions {
 
 export class NatsBucketStore implements BucketStore {
   private kv!: KV;
-  /** This replica's buckets while NATS is down ("local"); a fresh set for every outage. */
-  private local: MemoryBucketStore | undefined;
+  /** This replica's buckets while NATS is down ("local"); while it is up, the shared states as this replica last saw them. */
+  private readonly local: MemoryBucketStore;
   private link!: NatsLink;
 
-  private constructor(private readonly o: NatsStoreOptions) {}
+  private constructor(private readonly o: NatsStoreOptions) {
+    this.local = new MemoryBucketStore(o.now);
+  }
 
   static async connect(o: NatsStoreOptions): Promise<NatsBucketStore> {
     const store = new NatsBucketStore(o);
@@ -107,6 +112,7 @@ export class NatsBucketStore implements BucketStore {
         this.o.metrics.bucketUpdate("shared", performance.now() - t0);
         // contention is the shared store's answer, not an outage
         if (t === "contended") throw apiError(503, `rate-limit bucket ${id} is contended; try again`);
+        this.local.mirror(id, t.state, rate);
         return t;
       } catch (e) {
         if (!(e instanceof NatsDownError) && this.link.up) throw e;
@@ -141,7 +147,6 @@ export class NatsBucketStore implements BucketStore {
       this.o.metrics.outageDecision("deny", "unavailable");
       throw apiError(503, "rate limits are shared through NATS, which is unreachable; try again shortly", { retryAfterS: OUTAGE_RETRY_AFTER_S });
     }
-    this.local ??= new MemoryBucketStore(this.o.now);
     const t = await this.local.update(id, rate, step);
     this.o.metrics.outageDecision("local", t.ok ? "allowed" : "limited");
     return t;
@@ -155,7 +160,6 @@ export class NatsBucketStore implements BucketStore {
     if (previous === "up") {
       this.outageBegan(state);
     } else if (state === "up") {
-      this.local = undefined;
       this.o.log.info({ nats: this.o.url }, "NATS is back: rate limits are shared again");
     }
   }

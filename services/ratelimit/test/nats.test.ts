@@ -128,6 +128,26 @@ describe.skipIf(!hasNats)("NATS down or hanging (issue 16)", () => {
     expect((await local.rl.check({ client: c })).decision).toMatchObject({ outcome: O.LIMITED, retryAfterMs: 1000 });
   });
 
+  it("while NATS is down, the local buckets go on from the shared states this process saw, not from full ones", async () => {
+    const clock = new FakeClock();
+    const s = await startRateLimit({ natsUrl: own!.url, natsKvBucket: `tongate_rl_mirror_${++n}` }, clock);
+    running.push(s);
+    await until("connected", () => health(s).state === "up");
+    const c = client({ address: "10.7.7.7" });
+    // keyless: 1 rps, a bucket of 1, spent through NATS
+    expect((await s.rl.check({ client: c })).decision!.outcome).toBe(O.ALLOWED);
+    await own!.halt();
+    try {
+      await until("NATS down", () => health(s).state === "reconnecting");
+      expect((await s.rl.check({ client: c })).decision).toMatchObject({ outcome: O.LIMITED, retryAfterMs: 1000 });
+      clock.advance(1000);
+      expect((await s.rl.check({ client: c })).decision!.outcome).toBe(O.ALLOWED);
+    } finally {
+      await own!.resume();
+    }
+    await until("connected again", () => health(s).state === "up");
+  });
+
   it("a bucket update NATS does not answer within the deadline is decided by the policy; shared again once it answers", async () => {
     const kv = `tongate_rl_hang_${++n}`;
     const clock = new FakeClock();
