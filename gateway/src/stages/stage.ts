@@ -39,7 +39,7 @@ export interface Exchange {
 export interface Reply {
   status: number;
   body: JsonValue;
-  /** The body already as JSON bytes (a service rendered the answer): written as it is, `body` unused. */
+  /** The body already as JSON text (a service rendered the answer): written as it is, `body` unused. */
   rendered?: string;
   /** The route label of metrics and logs. */
   route: string;
@@ -56,6 +56,6 @@ export interface Call {
 export interface Answer {
   result: JsonValue;
   cached: boolean;
-  /** The result already as JSON bytes (a v3 service rendered it on a thread of its own); `result` is then null. */
+  /** The result already as JSON text (a v3 service rendered it on a thread of its own); `result` is then null. */
   rendered?: string;
 }

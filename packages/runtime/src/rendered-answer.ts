@@ -4,12 +4,12 @@
 // Rendering a large answer (a v3 page of transactions is ~33 KB of JSON) costs the thread that does
 // it a few hundred microseconds; on the gateway's thread that is time every other request waits
 // for. A service that can render an answer on a thread of its own (the indexer's key readers) does
-// so when its caller offers a slot: it puts the JSON bytes there and returns an empty response
+// so when its caller offers a slot: it puts the JSON text there and returns an empty response
 // message, which the caller then ignores. Over gRPC there is no slot (context values do not travel),
 // so a handler always answers the message too when none is offered.
 import { createContextKey, type ContextValues } from "@connectrpc/connect";
 
-/** Where a handler puts its answer's JSON (UTF-8, toncenter's form: `@tongate/proto/json/render.ts`). */
+/** Where a handler puts its answer's JSON text (toncenter's form: `@tongate/proto/json/render.ts`). */
 export interface RenderedAnswer {
   json?: string;
 }

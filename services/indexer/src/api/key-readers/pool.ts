@@ -106,12 +106,7 @@ export class KeyReaders {
       settle(m.json);
     });
     const down = (why: string) => {
-      if (this.readers[i] !== reader) return;
-      this.readers[i] = undefined;
-      // what it held is answered on the service's thread
-      for (const settle of reader.jobs.values()) settle(undefined);
-      reader.jobs.clear();
-      if (this.closed) return;
+      if (!this.remove(i, reader) || this.closed) return;
       this.o.log.error({ reader: i, why }, "key reader: failed; its requests go to the service's thread until it is back");
       setTimeout(() => {
         if (!this.closed) this.spawn(i);
@@ -121,14 +116,19 @@ export class KeyReaders {
     worker.on("exit", (code) => down(`exited with code ${code}`));
   }
 
+  /** Takes reader `i` out if it is still `reader`; what it held is answered on the service's thread. */
+  private remove(i: number, reader: Reader): boolean {
+    if (this.readers[i] !== reader) return false;
+    this.readers[i] = undefined;
+    for (const settle of reader.jobs.values()) settle(undefined);
+    reader.jobs.clear();
+    return true;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    const workers = this.readers.flatMap((r) => (r ? [r.worker] : []));
-    for (let i = 0; i < this.readers.length; i++) {
-      const r = this.readers[i];
-      this.readers[i] = undefined;
-      for (const settle of r?.jobs.values() ?? []) settle(undefined);
-    }
-    await Promise.all(workers.map((w) => w.terminate()));
+    const readers = this.readers.flatMap((r) => (r ? [r] : []));
+    readers.forEach((r) => this.remove(this.readers.indexOf(r), r));
+    await Promise.all(readers.map((r) => r.worker.terminate()));
   }
 }

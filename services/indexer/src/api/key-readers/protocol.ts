@@ -16,7 +16,7 @@ export interface KeyReaderRequest {
   request: Uint8Array<ArrayBuffer>;
 }
 
-/** The answer as toncenter's JSON (UTF-8, transferred); none: the service answers on its own thread. */
+/** The answer as toncenter's JSON text; none: the service answers on its own thread. */
 export interface KeyReaderReply {
   job: number;
   json?: string;

@@ -1,6 +1,6 @@
 // A key reader thread: a v3 request in, its whole answer out as toncenter's JSON — the key index
 // read, the transactions decoded, the address book filled (the book step's plan, from the index's
-// code hashes) and the JSON rendered here, so that the gateway's thread only writes the bytes.
+// code hashes) and the JSON rendered here, so that the gateway's thread only writes the text.
 // Anything it cannot answer from the index (a filter only ClickHouse applies, an index still being
 // rebuilt, an error) goes back unanswered and the service answers it on its own thread.
 import { setPriority } from "node:os";
