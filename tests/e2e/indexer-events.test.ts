@@ -4,21 +4,20 @@
 // and block counts the chain recorded. The indexer is killed (SIGKILL) and restarted: the stream
 // goes on without a gap or a duplicate (the re-published last block is dropped by its message id).
 // Its /metrics and /healthz answer while it runs.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { type BlocksIndexed, decodeBlocksIndexed } from "@tongate/indexer";
 import { type EventBus, openBus, type Subscription } from "@tongate/runtime";
+import { signalAndWait, startIndexCommand } from "../support/tongate.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../bench/support/processes.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { hasNats, startNatsServer, type NatsServer } from "../support/nats.js";
 
-const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const SUBJECT = "tongate.localnet.blocks.indexed";
 const dir = mkdtempSync(join(tmpdir(), "tongate-events-"));
 const globalConfig = join(dir, "global-config.json");
@@ -31,23 +30,8 @@ const events: { seq: number; subject: string; e: BlocksIndexed }[] = [];
 
 const fresh = (n: number) => new Address(0, Buffer.alloc(32, n));
 
-function startIndexer(): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [BIN, "index", "--global-config", globalConfig, "--network-name", "localnet", "--nats-url", nats.url, "--index-dir", join(dir, "db"), "--metrics-listen", `127.0.0.1:${metricsPort}`],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  child.stderr!.resume();
-  return child;
-}
-
-function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill(signal);
-  });
-}
+const startIndexer = (): ChildProcess => startIndexCommand({ globalConfig, natsUrl: nats.url, indexDir: join(dir, "db"), metricsPort });
+const kill = signalAndWait;
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;

@@ -7,21 +7,20 @@
 // its storing, read from the indexer's /healthz every POLL_MS; and the indexer's own lag figure)
 // stays under 3 s throughout, the restarted process's start-up aside; the events wait in the outbox
 // meanwhile. The consumer receives every masterchain block's event exactly once, in order.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { decodeBlocksIndexed } from "@tongate/indexer";
 import { AckPolicy, connect, DeliverPolicy, type ConsumerMessages, type NatsConnection } from "nats";
+import { signalAndWait, startIndexCommand } from "../support/tongate.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../bench/support/processes.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { hasNats, startNatsServer, type NatsServer } from "../support/nats.js";
 
-const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const SUBJECT = "tongate.localnet.blocks.indexed";
 /** the stream the bus keeps every event in (README: "Events") */
 const EVENTS_STREAM = "TONGATE_EVENTS";
@@ -39,23 +38,8 @@ let metricsPort = 0;
 
 const fresh = (n: number) => new Address(0, Buffer.alloc(32, n % 250));
 
-function startIndexer(): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [BIN, "index", "--global-config", globalConfig, "--network-name", "localnet", "--nats-url", nats.url, "--index-dir", join(dir, "db"), "--metrics-listen", `127.0.0.1:${metricsPort}`],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  child.stderr!.resume();
-  return child;
-}
-
-function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill(signal);
-  });
-}
+const startIndexer = (): ChildProcess => startIndexCommand({ globalConfig, natsUrl: nats.url, indexDir: join(dir, "db"), metricsPort });
+const kill = signalAndWait;
 
 interface Health {
   detail: { lastMcSeqno: number | null; lagSeconds: number | null; outbox: { depth: number; lagSeconds: number } };

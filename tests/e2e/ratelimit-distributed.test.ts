@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { createKey } from "../support/tongate.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, stopProcess } from "../../bench/support/processes.js";
 
@@ -57,13 +58,7 @@ afterAll(async () => {
 
 describe("two gateways, one ratelimit service", () => {
   it(`admit a ${RPS} rps key's requests at ${RPS} rps in all`, async () => {
-    const created = await fetch(`${gateways[0]}/api/admin/v1/keys/create`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ admin_token: ADMIN, plan: "custom", rps: RPS }),
-    });
-    expect(created.status).toBe(200);
-    const { secret } = (await created.json()) as { secret: string };
+    const secret = await createKey(gateways[0]!, ADMIN, RPS);
 
     const runs = await Promise.all(
       gateways.map((base) => autocannon({ url: `${base}${DETECT}`, headers: { "x-api-key": secret }, connections: 8, duration: SECONDS })),

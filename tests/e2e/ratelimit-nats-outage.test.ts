@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../bench/support/processes.js";
 import { hasNats, startNatsServer, type NatsServer } from "../support/nats.js";
-import { metric, sleep, slowBucketUpdates, slowRateLimitCalls, Tongates } from "../support/tongate.js";
+import { createKey, metric, sleep, slowBucketUpdates, slowRateLimitCalls, Tongates } from "../support/tongate.js";
 
 const RPS = 40;
 const OUTAGE_MS = 10_000;
@@ -96,13 +96,7 @@ describe.skipIf(!hasNats).each(["local", "deny"] as const)("rate limits through 
   });
 
   it(`answers by policy at once while NATS is down and limits a ${RPS} rps key across both gateways within ${RECOVER_MS / 1000} s of its return (same and fresh store)`, async () => {
-    const created = await fetch(`${gateways[0]}/api/admin/v1/keys/create`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ admin_token: ADMIN, plan: "custom", rps: RPS }),
-    });
-    expect(created.status).toBe(200);
-    const { secret } = (await created.json()) as { secret: string };
+    const secret = await createKey(gateways[0]!, ADMIN, RPS);
     const pids = mine.started.map((p) => p.child.pid);
 
     const samples: Sample[] = [];

@@ -93,3 +93,34 @@ export async function slowBucketUpdates(metricsUrl: string, decided: "shared" | 
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `tongate index` following the chain of `globalConfig` into chDB at `indexDir`, its events on NATS, /metrics and /healthz on `metricsPort`. */
+export function startIndexCommand(o: { globalConfig: string; natsUrl: string; indexDir: string; metricsPort: number }): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [BIN, "index", "--global-config", o.globalConfig, "--network-name", "localnet", "--nats-url", o.natsUrl, "--index-dir", o.indexDir, "--metrics-listen", `127.0.0.1:${o.metricsPort}`],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  child.stderr!.resume();
+  return child;
+}
+
+/** Sends `signal`; resolves once the process has exited (at once when it already had). */
+export function signalAndWait(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill(signal);
+  });
+}
+
+/** Creates an API key of `rps` through a gateway's admin API; its secret. */
+export async function createKey(gateway: string, adminToken: string, rps: number): Promise<string> {
+  const created = await fetch(`${gateway}/api/admin/v1/keys/create`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ admin_token: adminToken, plan: "custom", rps }),
+  });
+  if (created.status !== 200) throw new Error(`creating a key: ${created.status} ${await created.text()}`);
+  return ((await created.json()) as { secret: string }).secret;
+}
