@@ -9,6 +9,7 @@ import { Address, toNano } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/liteclient";
 import { renderResult } from "@tongate/proto/json/render.js";
+import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { createLogger, implement, inProcessTransport, type RenderedAnswer, renderedAnswerKey } from "@tongate/runtime";
@@ -30,12 +31,13 @@ const noLiteProxy = () => {
   throw new Error("no lite-proxy here");
 };
 
-/** Clients of Blockchain and Actions over the in-process transport to the services (with or without readers). */
+/** Clients of Blockchain, Actions and Accounts over the in-process transport to the services (with or without readers). */
 function client(withReaders: boolean) {
   const api = v3Api(store, noLiteProxy, withReaders ? readers : undefined);
   return {
     [Blockchain.typeName]: createClient(Blockchain, inProcessTransport(Blockchain, { impls: [implement(Blockchain, api.blockchain)] })),
     [Actions.typeName]: createClient(Actions, inProcessTransport(Actions, { impls: [implement(Actions, api.actions)] })),
+    [Accounts.typeName]: createClient(Accounts, inProcessTransport(Accounts, { impls: [implement(Accounts, api.accounts)] })),
   };
 }
 
@@ -152,6 +154,23 @@ describe("key readers", () => {
       const [r, s] = await both(Actions.method.getTraces, { account: a.account, limit: 3 });
       expect(r, `traces of ${a.account}`).toEqual(s);
     }
+    // latest states: one account, all of them at once (in the order asked, one never seen left out), without BoCs
+    const all = [...accounts.map((a) => a.account), fresh(0x77).toRawString()];
+    for (const address of [...accounts.map((a) => [a.account]), all, [...all].reverse()]) {
+      for (const includeBoc of [undefined, false]) {
+        const [r, s] = await both(Accounts.method.accountStates, { address, includeBoc });
+        expect(r, `accountStates ${address.length} ${includeBoc}`).toEqual(s);
+      }
+      const [r, s] = await both(Accounts.method.walletStates, { address });
+      expect(r, `walletStates ${address.length}`).toEqual(s);
+    }
+    const answered = readers.stats.answered;
+    const states = (await both(Accounts.method.accountStates, { address: all }))[0] as { accounts: { address: string }[]; address_book: Record<string, unknown> };
+    expect(states.accounts.map((a) => a.address)).toEqual(accounts.map((a) => a.account));
+    expect(Object.keys(states.address_book).length).toBeGreaterThanOrEqual(accounts.length);
+    expect(readers.stats.answered - answered, "/accountStates answered by a reader").toBe(1);
+    const wallets = (await both(Accounts.method.walletStates, { address: [w1.address.toRawString()] }))[0] as { wallets: { is_wallet: boolean; seqno: number }[] };
+    expect(wallets.wallets[0]).toMatchObject({ is_wallet: true, seqno: 3 });
     // the readers answered them (a 404 of /adjacentTransactions goes back to the service's thread)
     expect(tally.rendered, JSON.stringify(tally)).toBeGreaterThan(250);
     expect(tally.onMainThread).toBeLessThan(tally.rendered / 5);

@@ -33,7 +33,7 @@ export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: 
   const step = <S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>) => withAddressBook(service, impl, book);
   return {
     blockchain: withKeyReaders(Blockchain, step(Blockchain, blockchainImpl(store)), readers),
-    accounts: step(Accounts, accountsImpl(store)),
+    accounts: withKeyReaders(Accounts, step(Accounts, accountsImpl(store)), readers),
     actions: withKeyReaders(Actions, step(Actions, actionsImpl(store)), readers),
     stats: step(Stats, statsImpl(store)),
     apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),

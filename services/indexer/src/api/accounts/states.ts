@@ -1,4 +1,5 @@
-// /accountStates and /walletStates: the latest indexed states of accounts (latest_account_states).
+// /accountStates and /walletStates: the latest indexed states of accounts (latest_account_states),
+// from the key index when it is complete (also in the key readers: ../key-readers/lookups.ts).
 import { create } from "@bufbuild/protobuf";
 import { Cell } from "@ton/core";
 import {
@@ -15,23 +16,33 @@ import {
 import { walletByCodeHash, walletData } from "@tongate/contracts";
 import type { AccountStateRow } from "../../rows/types.js";
 import { walletInterface } from "../book.js";
+import { type KeySource, usableKeys } from "../blockchain/key-lookups.js";
 import { rawAddress } from "../params.js";
 import { opt, select, type Store } from "../sql.js";
 
 export type LatestState = AccountStateRow & { last_trans_lt: string };
 
+/**
+ * The latest states of these accounts from the key index, which keeps each account's latest state as
+ * latest_account_states FINAL has it; undefined while the index is not complete.
+ */
+export function latestStatesFromKeys(store: KeySource, accounts: string[], withBoc = true): Map<string, LatestState> | undefined {
+  const keys = usableKeys(store);
+  if (!keys) return undefined;
+  const states = new Map<string, LatestState>();
+  if (!accounts.length) return states;
+  for (const [a, s] of keys.latestStates(accounts)) {
+    const lt = s.last_trans_lt ?? "0";
+    states.set(a, withBoc ? { ...s, last_trans_lt: lt } : { ...s, code_boc: null, data_boc: null, last_trans_lt: lt });
+  }
+  return states;
+}
+
 /** The latest states of these accounts (code and data BoCs with `withBoc`), by account. */
 export async function latestStates(store: Store, accounts: string[], withBoc = true): Promise<Map<string, LatestState>> {
   if (!accounts.length) return new Map();
-  // the key index keeps each account's latest state as latest_account_states FINAL has it
-  if (store.keys?.complete) {
-    const states = new Map<string, LatestState>();
-    for (const [a, s] of store.keys.latestStates(accounts)) {
-      const lt = s.last_trans_lt ?? "0";
-      states.set(a, withBoc ? { ...s, last_trans_lt: lt } : { ...s, code_boc: null, data_boc: null, last_trans_lt: lt });
-    }
-    return states;
-  }
+  const fromKeys = latestStatesFromKeys(store, accounts, withBoc);
+  if (fromKeys) return fromKeys;
   const rows = await select<LatestState>(
     store,
     `SELECT account, hash, balance, balance_extra_currencies, account_status, frozen_hash, code_hash, data_hash,
@@ -45,7 +56,17 @@ export async function latestStates(store: Store, accounts: string[], withBoc = t
 /** Latest states in the order asked (each account once); accounts never seen are left out, as toncenter does. */
 export async function accountStates(store: Store, req: AccountStatesRequest): Promise<AccountStatesResponse> {
   const accounts = [...new Set(req.address.map(rawAddress))];
-  const states = await latestStates(store, accounts, req.includeBoc ?? true);
+  return accountStatesOf(accounts, await latestStates(store, accounts, req.includeBoc ?? true));
+}
+
+/** /accountStates from the key index (a key reader runs it); undefined while the index is not complete. */
+export function accountStatesFromKeys(store: KeySource, req: AccountStatesRequest): AccountStatesResponse | undefined {
+  const accounts = [...new Set(req.address.map(rawAddress))];
+  const states = latestStatesFromKeys(store, accounts, req.includeBoc ?? true);
+  return states && accountStatesOf(accounts, states);
+}
+
+function accountStatesOf(accounts: string[], states: Map<string, LatestState>): AccountStatesResponse {
   const list = accounts.flatMap((a) => {
     const s = states.get(a);
     if (!s) return [];
@@ -93,7 +114,17 @@ export function walletStateOf(address: string, s: LatestState): WalletState {
 
 export async function walletStates(store: Store, req: WalletStatesRequest): Promise<WalletStatesResponse> {
   const accounts = [...new Set(req.address.map(rawAddress))];
-  const states = await latestStates(store, accounts);
+  return walletStatesOf(accounts, await latestStates(store, accounts));
+}
+
+/** /walletStates from the key index (a key reader runs it); undefined while the index is not complete. */
+export function walletStatesFromKeys(store: KeySource, req: WalletStatesRequest): WalletStatesResponse | undefined {
+  const accounts = [...new Set(req.address.map(rawAddress))];
+  const states = latestStatesFromKeys(store, accounts);
+  return states && walletStatesOf(accounts, states);
+}
+
+function walletStatesOf(accounts: string[], states: Map<string, LatestState>): WalletStatesResponse {
   const wallets = accounts.flatMap((a) => {
     const s = states.get(a);
     return s ? [walletStateOf(a, s)] : [];

@@ -1,9 +1,12 @@
-// The v3 methods a key reader answers: the key lookups of ../blockchain/key-lookups.ts, each by its
+// The v3 methods a key reader answers: the key lookups of ../blockchain/key-lookups.ts,
+// ../actions/key-lookups.ts and ../accounts/states.ts, each by its
 // method, run on the request's bytes. Both sides of the pool read this table: the service to know
 // what to send, the reader to know what to run.
 import { type DescMessage, type DescMethod, type DescMethodUnary, fromBinary, type Message, type MessageShape } from "@bufbuild/protobuf";
+import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { accountStatesFromKeys, walletStatesFromKeys } from "../accounts/states.js";
 import { tracesFromKeys } from "../actions/key-lookups.js";
 import {
   adjacentTransactionsFromKeys,
@@ -46,6 +49,8 @@ export const KEY_LOOKUPS: readonly KeyLookup[] = [
   lookup(Blockchain.method.adjacentTransactions, adjacentTransactionsFromKeys),
   lookup(Blockchain.method.getMessages, messagesFromKeys),
   lookup(Actions.method.getTraces, tracesFromKeys),
+  lookup(Accounts.method.accountStates, accountStatesFromKeys),
+  lookup(Accounts.method.walletStates, walletStatesFromKeys),
 ];
 
 /** How a method is named between the service and its readers. */
