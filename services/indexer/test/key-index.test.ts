@@ -250,7 +250,7 @@ describe("the key index answers as ClickHouse does", () => {
     }
   });
 
-  it("/traces by id, by each transaction and message, and every account's pages: both orders, offsets, bounds and cursors", async () => {
+  it("/traces by id, by each transaction and message, every account's and masterchain block's pages: both orders, offsets, bounds and cursors", async () => {
     const impl = (s: Store) => v3Api(s, noLiteProxy).actions;
     type Req = MessageInitShape<typeof GetTracesRequestSchema>;
     let fromKeys = 0;
@@ -332,6 +332,28 @@ describe("the key index answers as ClickHouse does", () => {
         }
       }
     }
+    // a masterchain block's traces: those it completed (a trace that grew over blocks only in its last)
+    const blocks = [...new Set(traces.map((t) => t.mc_seqno_end))];
+    const [first, last] = [Math.min(...blocks), Math.max(...blocks)];
+    let listed = 0;
+    for (let seqno = first - 1; seqno <= last + 1; seqno++) {
+      for (const sort of ["asc", "desc"]) {
+        for (const req of [{}, { limit: 1, offset: 1 }, { startLt: midLt }, { endLt: midLt, limit: 2 }]) {
+          const got = await same({ mcSeqno: seqno, sort, ...req }, `mc block ${seqno} ${sort} ${JSON.stringify({ ...req, startLt: String(req.startLt), endLt: String(req.endLt) })}`);
+          if (!Object.keys(req).length && sort === "asc") listed += got.traces?.length ?? 0;
+          compared++;
+        }
+        await same({ mcSeqno: seqno, sort, endUtime: midUtime }, `mc block ${seqno} ${sort} to ${midUtime}`);
+        let cursor: string | undefined;
+        for (let pages = 0; pages < 100; pages++) {
+          cursor = (await same({ mcSeqno: seqno, sort, limit: 1, cursor }, `mc block ${seqno} ${sort} page ${pages}`)).nextCursor;
+          if (cursor) followed++;
+          if (!cursor) break;
+        }
+      }
+    }
+    const complete = await rows<{ n: string }>("SELECT count() AS n FROM traces FINAL WHERE state = 'complete'");
+    expect(listed).toBe(Number(complete[0]!.n));
     expect(compared).toBeGreaterThan(100);
     // pages past the first, by cursor
     expect(followed).toBeGreaterThan(20);
@@ -347,6 +369,7 @@ describe("the key index answers as ClickHouse does", () => {
       const entries = (k: KeyIndex) => [...k.contents()].filter((e) => e.table !== "meta");
       const written = entries(store.keys!);
       expect(written.filter((e) => e.table === "traces_by_account").length).toBeGreaterThan(20);
+      expect(written.filter((e) => e.table === "traces_by_mc_block").length).toBeGreaterThan(10);
       expect(entries(keys)).toEqual(written);
     } finally {
       await keys.close();
@@ -387,7 +410,7 @@ describe("the key index answers as ClickHouse does", () => {
       expect([...rebuilt.codeHashes(accounts)]).toEqual([...store.keys!.codeHashes(accounts)]);
       expect([...rebuilt.latestStates(accounts)]).toEqual([...store.keys!.latestStates(accounts)]);
       // trace records, their transactions and the accounts' traces: byte for byte
-      const traceTables = (k: KeyIndex) => [...k.contents()].filter((e) => ["traces", "trace_transactions", "traces_by_account"].includes(e.table));
+      const traceTables = (k: KeyIndex) => [...k.contents()].filter((e) => ["traces", "trace_transactions", "traces_by_account", "traces_by_mc_block"].includes(e.table));
       const written = traceTables(store.keys!);
       expect(written.filter((e) => e.table === "traces").length).toBe(Number((await rows<{ n: string }>("SELECT count() AS n FROM traces FINAL"))[0]!.n));
       expect(traceTables(rebuilt)).toEqual(written);

@@ -1,8 +1,8 @@
 // /traces from the key index (store/key-index): by trace ids, by transaction hashes, by message
-// hashes (or normalised hashes), or one account's traces by (end_lt, trace_id) with lt bounds, an
-// offset or a cursor. Returns undefined when the request has a filter only ClickHouse applies (a
-// masterchain block, no key, several keys at once, an account's traces by time), or the index is not
-// complete yet; the caller then queries ClickHouse (./traces.ts). Both answer the same
+// hashes (or normalised hashes), or one account's or one masterchain block's traces by (end_lt,
+// trace_id) with lt bounds, an offset or a cursor. Returns undefined when the request has a filter
+// only ClickHouse applies (no key, several keys at once, an account's or a block's traces by time),
+// or the index is not complete yet; the caller then queries ClickHouse (./traces.ts). Both answer the same
 // (services/indexer/test/key-index.test.ts compares them on every trace of an indexed chain).
 // A plain function of (store, request): no state of its own.
 import { create } from "@bufbuild/protobuf";
@@ -14,18 +14,21 @@ import { traceOf, withTransactions } from "./models.js";
 
 export function tracesFromKeys(store: KeySource, req: GetTracesRequest): TracesResponse | undefined {
   const keys = usableKeys(store);
-  if (!keys || req.mcSeqno !== undefined) return undefined;
+  if (!keys) return undefined;
   const byAccount = req.account !== undefined;
-  const lookups = Number(byAccount) + Number(req.traceId.length > 0) + Number(req.txHash.length > 0) + Number(req.msgHash.length > 0);
+  const byBlock = req.mcSeqno !== undefined;
+  const lookups = Number(byAccount) + Number(byBlock) + Number(req.traceId.length > 0) + Number(req.txHash.length > 0) + Number(req.msgHash.length > 0);
   if (lookups !== 1) return undefined;
   const asc = isAsc(req.sort);
   const p = pageOf("traces", asc, req, ["string", "string"]);
   const after: [bigint, string] | undefined = p.after ? [BigInt(p.after[0]!), String(p.after[1])] : undefined;
   let page: Trace[];
-  if (byAccount) {
-    // end_utime is not in the account's keys: a time range is ClickHouse's
+  if (byAccount || byBlock) {
+    // end_utime is not in these keys: a time range is ClickHouse's
     if (req.startUtime !== undefined || req.endUtime !== undefined) return undefined;
-    const ids = keys.accountTraces(rawAddress(req.account!), { asc, limit: p.limit, offset: p.offset, startLt: req.startLt, endLt: req.endLt, after });
+    const o = { asc, limit: p.limit, offset: p.offset, startLt: req.startLt, endLt: req.endLt, after };
+    // a masterchain block's traces are the complete ones it completed (toncenter's rule; ./traces.ts)
+    const ids = byAccount ? keys.accountTraces(rawAddress(req.account!), o) : keys.mcBlockTraces(req.mcSeqno!, o);
     page = ids.flatMap((k) => keys.trace(k.hash) ?? []);
   } else {
     const records = [...traceIdsOf(keys, req)].flatMap((id) => keys.trace(id) ?? []).filter((t) => inBounds(t, req, asc, after));

@@ -6,8 +6,8 @@
 // every transaction (the tongate.v3.Transaction message, binary) under the keys the v3 endpoints
 // look up by: account + lt, hash, message hash, masterchain block, address + created_lt; each
 // account's latest state (and code hash, for the address book); and each trace's record (the
-// tongate.v3.Trace message without its transactions) with its transactions by trace and its traces
-// by account + end_lt. A page is one range scan: microseconds, synchronous, and any number of
+// tongate.v3.Trace message without its transactions) with its transactions by trace, its traces
+// by account + end_lt and the complete traces by the masterchain block that completed them. A page is one range scan: microseconds, synchronous, and any number of
 // readers at once (LMDB readers never block each other or the writer).
 //
 // Written by the indexer in the same step as the ClickHouse rows, before the checkpoint and before
@@ -40,6 +40,7 @@ import {
   LT_BYTES,
   ltBytes,
   mcBlockKey,
+  mcBlockTraceKey,
   messageKey,
   prefixEnd,
   traceKey,
@@ -49,7 +50,7 @@ import {
 } from "./keys.js";
 
 /** Bumped when the stored form changes: an index of another format is rebuilt. */
-export const KEY_INDEX_FORMAT = 4;
+export const KEY_INDEX_FORMAT = 5;
 
 /** One transaction as the index stores it, with the keys it is found by. */
 export type KeyIndexTransaction = RenderedTransaction;
@@ -74,6 +75,8 @@ export interface KeyIndexTrace {
   traceId: string;
   mcSeqnoEnd: number;
   endLt: string;
+  /** the trace is complete (the traces table's state): listed under its masterchain block */
+  complete: boolean;
   /** the tongate.v3.Trace message without transactions, binary */
   value: Uint8Array;
 }
@@ -122,6 +125,7 @@ export class KeyIndex {
   private readonly traces: Database<Buffer, Buffer>;
   private readonly byTrace: Database<Buffer, Buffer>;
   private readonly tracesByAccount: Database<Buffer, Buffer>;
+  private readonly tracesByMcBlock: Database<Buffer, Buffer>;
   private readonly meta: Database<Meta, string>;
   private closed = false;
 
@@ -142,6 +146,7 @@ export class KeyIndex {
     this.traces = env.openDB<Buffer, Buffer>({ name: "traces", ...binary });
     this.byTrace = env.openDB<Buffer, Buffer>({ name: "trace_transactions", ...binary });
     this.tracesByAccount = env.openDB<Buffer, Buffer>({ name: "traces_by_account", ...binary });
+    this.tracesByMcBlock = env.openDB<Buffer, Buffer>({ name: "traces_by_mc_block", ...binary });
     this.meta = env.openDB<Meta, string>({ name: "meta", encoding: "json" });
   }
 
@@ -202,18 +207,27 @@ export class KeyIndex {
       return { key: accountKey(c.account), code: Buffer.concat([lt, c.codeHash === null ? EMPTY : hashKey(c.codeHash)]), row: c.row && Buffer.concat([lt, Buffer.from(JSON.stringify(c.row))]) };
     });
     // a trace record: mc_seqno_end (its version) + end_lt (its traces_by_account keys) + the Trace message
-    const traceEntries = traces.map((r) => ({ key: traceKey(r.traceId), version: r.mcSeqnoEnd, value: Buffer.concat([u32Bytes(r.mcSeqnoEnd), ltBytes(r.endLt), r.value]) }));
+    const traceEntries = traces.map((r) => ({
+      key: traceKey(r.traceId),
+      version: r.mcSeqnoEnd,
+      complete: r.complete,
+      value: Buffer.concat([u32Bytes(r.mcSeqnoEnd), ltBytes(r.endLt), r.value]),
+    }));
     await this.env.transaction(() => {
       // traces first: a replaced record moves the traces_by_account keys of its stored transactions
       // to its end_lt; the transactions after it file their accounts under their record's end_lt
       // (whichever of a trace's record and transactions comes first — a rebuild writes transactions
       // first — each account of a trace is listed once, at the record's end_lt)
-      for (const { key, version, value } of traceEntries) {
+      for (const { key, version, complete, value } of traceEntries) {
         const had = this.traces.get(key);
         if (had && had.readUInt32BE(0) > version) continue;
         this.traces.put(key, value);
         const endLt = value.subarray(4, 4 + LT_BYTES);
         const oldEndLt = had && Buffer.from(had.subarray(4, 4 + LT_BYTES));
+        // listed under the block that completed it, and only while complete (a record replaced by one
+        // of a later block, or not complete, leaves its old block's list)
+        if (had) this.tracesByMcBlock.remove(mcBlockTraceKey(had.readUInt32BE(0), oldEndLt!, key));
+        if (complete) this.tracesByMcBlock.put(mcBlockTraceKey(version, Buffer.from(endLt), key), EMPTY);
         if (oldEndLt?.equals(endLt)) continue;
         const accounts: Buffer[] = [];
         for (const k of this.byTrace.getKeys({ start: key, end: prefixEnd(key) })) accounts.push(Buffer.from(k.subarray(HASH_BYTES + LT_BYTES)));
@@ -334,6 +348,11 @@ export class KeyIndex {
     return ltHashPage(this.tracesByAccount, accountKey(account), o);
   }
 
+  /** The complete traces a masterchain block completed (mc_seqno_end), in (end_lt, trace_id as text) order: ids (`hash`) and end_lt. */
+  mcBlockTraces(mcSeqno: number, o: LtHashPageOptions): { hash: string; lt: bigint }[] {
+    return ltHashPage(this.tracesByMcBlock, u32Bytes(mcSeqno), o);
+  }
+
   /** A trace's record (the Trace message without transactions), if indexed. */
   trace(traceId: string): Trace | undefined {
     const value = this.traces.get(traceKey(traceId));
@@ -415,6 +434,7 @@ export class KeyIndex {
       traces: this.traces,
       trace_transactions: this.byTrace,
       traces_by_account: this.tracesByAccount,
+      traces_by_mc_block: this.tracesByMcBlock,
     };
   }
 

@@ -66,3 +66,6 @@ export const traceTransactionKey = (traceId: string, lt: string | bigint, accoun
 
 /** traces_by_account: account + the trace's end_lt + trace id — an account's traces in /traces order. */
 export const accountTraceKey = (account: Buffer, endLt: Buffer, traceId: Buffer): Buffer => Buffer.concat([account, endLt, traceId]);
+
+/** traces_by_mc_block: the masterchain block that completed a trace + its end_lt + trace id — a block's complete traces in /traces order. */
+export const mcBlockTraceKey = (mcSeqno: number, endLt: Buffer, traceId: Buffer): Buffer => Buffer.concat([u32Bytes(mcSeqno), endLt, traceId]);

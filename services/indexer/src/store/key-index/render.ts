@@ -68,5 +68,5 @@ export function keyIndexStates(rows: Pick<BlockRows, "accountStates">): KeyIndex
 
 /** A trace record as the key index stores it: the Trace message without transactions, versioned by mc_seqno_end as the traces table. */
 export function renderTrace(r: StoredTrace): KeyIndexTrace {
-  return { traceId: r.trace_id, mcSeqnoEnd: Number(r.mc_seqno_end), endLt: r.end_lt, value: toBinary(TraceSchema, traceHeader(r)) };
+  return { traceId: r.trace_id, mcSeqnoEnd: Number(r.mc_seqno_end), endLt: r.end_lt, complete: r.state === "complete", value: toBinary(TraceSchema, traceHeader(r)) };
 }
