@@ -1,6 +1,6 @@
 // The key readers (api/key-readers) answer API v3's key lookups in threads of their own, rendered as
 // toncenter's JSON: byte for byte what the service answers on its own thread, for every account,
-// transaction, message and masterchain block of an indexed localnet chain; what only ClickHouse can
+// transaction, message, masterchain block, trace and latest state of an indexed localnet chain; what only ClickHouse can
 // answer goes back to the service's thread; a block indexed is seen by the next read; the readers
 // run below the process's priority. Calls go through the in-process transport, as the gateway's do.
 import type { DescMethodUnary, MessageInitShape } from "@bufbuild/protobuf";
@@ -144,11 +144,15 @@ describe("key readers", () => {
       const [r, s] = await both(m.transactionsByMasterchainBlock, { seqno, limit: 5 });
       expect(r, `mc block ${seqno}`).toEqual(s);
     }
-    const traces = await rows<{ trace_id: string }>("SELECT trace_id FROM traces FINAL");
+    const traces = await rows<{ trace_id: string; mc_seqno_end: number }>("SELECT trace_id, mc_seqno_end FROM traces FINAL");
     expect(traces.length).toBeGreaterThan(5);
     for (const t of traces) {
       const [r, s] = await both(Actions.method.getTraces, { traceId: [t.trace_id] });
       expect(r, `trace ${t.trace_id}`).toEqual(s);
+    }
+    for (const mcSeqno of new Set(traces.map((t) => t.mc_seqno_end))) {
+      const [r, s] = await both(Actions.method.getTraces, { mcSeqno, limit: 3 });
+      expect(r, `traces of mc block ${mcSeqno}`).toEqual(s);
     }
     for (const a of accounts) {
       const [r, s] = await both(Actions.method.getTraces, { account: a.account, limit: 3 });
