@@ -34,25 +34,34 @@ export async function prepareKeyIndex(store: Store, keys: KeyIndex, onProgress?:
   return true;
 }
 
+/** One chunk of transactions in (account, lt) order after `after`, with their messages and states. */
+async function transactionChunk(store: Store, after: { account: string; lt: string }) {
+  const txs = await select<StoredTransaction>(
+    store,
+    // the key condition as a range the primary key prunes (a tuple comparison is not one)
+    `SELECT * FROM transactions FINAL WHERE account >= {a:String} AND NOT (account = {a:String} AND lt <= {l:UInt64}) ORDER BY account, lt LIMIT {n:UInt32}`,
+    { a: after.account, l: after.lt, n: CHUNK },
+  );
+  return { txs, parts: txs.length ? await transactionParts(store, txs) : undefined };
+}
+
 /** false when stopped by `signal` (the index stays incomplete; the next start rebuilds it). */
 async function rebuild(store: Store, keys: KeyIndex, total: number, onProgress?: (p: RebuildProgress) => void, signal?: AbortSignal): Promise<boolean> {
-  let after: { account: string; lt: string } = { account: "", lt: "0" };
   let done = 0;
+  // the next chunk is read from ClickHouse while this one is rendered and written (chDB reads on
+  // threads of its own; the renderer and LMDB's writer on this one and LMDB's)
+  let next = transactionChunk(store, { account: "", lt: "0" });
   for (;;) {
+    const { txs, parts } = await next;
     if (signal?.aborted) return false;
-    const txs = await select<StoredTransaction>(
-      store,
-      // the key condition as a range the primary key prunes (a tuple comparison is not one)
-      `SELECT * FROM transactions FINAL WHERE account >= {a:String} AND NOT (account = {a:String} AND lt <= {l:UInt64}) ORDER BY account, lt LIMIT {n:UInt32}`,
-      { a: after.account, l: after.lt, n: CHUNK },
-    );
-    if (!txs.length) break;
-    const parts = await transactionParts(store, txs);
+    if (!txs.length || !parts) break;
+    const last = txs[txs.length - 1]!;
+    next = transactionChunk(store, { account: last.account, lt: last.lt });
+    // a failed read of the next chunk is seen when it is awaited; not an unhandled rejection meanwhile
+    next.catch(() => {});
     const messagesOf = messagesByTransaction(parts.messages.values());
     const entries = txs.map((t) => renderTransaction(t, parts, messagesOf.get(t.hash) ?? []));
     await keys.write(entries, []);
-    const last = txs[txs.length - 1]!;
-    after = { account: last.account, lt: last.lt };
     done += txs.length;
     onProgress?.({ transactions: done, total });
   }
