@@ -75,7 +75,7 @@ export class KeyReaders {
     }
     const reader = r;
     const job = this.nextJob++;
-    const msg: KeyReaderRequest = { job, method: lookupId(method), request: new Uint8Array(toBinary(method.input, req)) };
+    const msg: KeyReaderRequest = { job, method: lookupId(method), request: toBinary(method.input, req) };
     // an idle reader does not keep the process alive; one with requests does
     if (reader.jobs.size === 0) reader.worker.ref();
     return new Promise((resolve) => {
@@ -83,7 +83,7 @@ export class KeyReaders {
         this.count(json ? "answered" : "declined");
         resolve(json);
       });
-      reader.worker.postMessage(msg, [msg.request.buffer]);
+      reader.worker.postMessage(msg);
     });
   }
 

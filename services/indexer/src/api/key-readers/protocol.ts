@@ -13,7 +13,7 @@ export interface KeyReaderRequest {
   /** lookupId of the method */
   method: string;
   /** the request message, binary */
-  request: Uint8Array<ArrayBuffer>;
+  request: Uint8Array;
 }
 
 /** The answer as toncenter's JSON text; none: the service answers on its own thread. */
