@@ -7,8 +7,9 @@
 // look up by: account + lt, hash, message hash, masterchain block, address + created_lt; each
 // account's latest state (and code hash, for the address book); and each trace's record (the
 // tongate.v3.Trace message without its transactions) with its transactions by trace, its traces
-// by account + end_lt and the complete traces by the masterchain block that completed them. A page is one range scan: microseconds, synchronous, and any number of
-// readers at once (LMDB readers never block each other or the writer).
+// by account + end_lt and the complete traces by the masterchain block that completed them. A page
+// is one range scan: microseconds, synchronous, and any number of readers at once (LMDB readers
+// never block each other or the writer).
 //
 // Written by the indexer in the same step as the ClickHouse rows, before the checkpoint and before
 // `blocks.indexed` is published, so a read never answers older than the block a client was told of.
