@@ -227,7 +227,7 @@ export class KeyIndex {
         const oldEndLt = had && Buffer.from(had.subarray(4, 4 + LT_BYTES));
         // listed under the block that completed it, and only while complete (a record replaced by one
         // of a later block, or not complete, leaves its old block's list)
-        if (had) this.tracesByMcBlock.remove(mcBlockTraceKey(had.readUInt32BE(0), oldEndLt!, key));
+        if (had && oldEndLt) this.tracesByMcBlock.remove(mcBlockTraceKey(had.readUInt32BE(0), oldEndLt, key));
         if (complete) this.tracesByMcBlock.put(mcBlockTraceKey(version, Buffer.from(endLt), key), EMPTY);
         if (oldEndLt?.equals(endLt)) continue;
         const accounts: Buffer[] = [];
