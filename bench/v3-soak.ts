@@ -98,4 +98,7 @@ for (const [what, of] of [
 ] as const) {
   const [e, l] = [mean(early.map(of)), mean(late.map(of))];
   console.log(`${what}: first fifth ${mib(e)} MiB, last fifth ${mib(l)} MiB (${((l / e - 1) * 100).toFixed(1)} %, ${mib((l - e) / hours)} MiB per hour); max ${mib(Math.max(...samples.map(of)))} MiB`);
+  // the heap saws between collections: the lowest sample of each fifth is what stays alive
+  const troughs = [0, 1, 2, 3, 4].map((i) => samples.slice(1 + i * fifth, 1 + (i + 1) * fifth).map(of)).filter((xs) => xs.length);
+  console.log(`  lowest of each fifth: ${troughs.map((xs) => mib(Math.min(...xs))).join(", ")} MiB`);
 }
