@@ -59,11 +59,10 @@ function rss(pid: number): { anon: number; file: number } {
   return { anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
 }
 
-async function metric(name: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  let sum = 0;
-  for (const l of text.split("\n")) if (l.startsWith(name) && !l.startsWith("#")) sum += Number(l.split(" ").pop());
-  return sum;
+/** The sum of the series that start with each of `names`, from one read of /metrics. */
+async function metrics(...names: string[]): Promise<number[]> {
+  const lines = (await (await fetch(`${base}/metrics`)).text()).split("\n");
+  return names.map((name) => lines.filter((l) => l.startsWith(name)).reduce((sum, l) => sum + Number(l.split(" ").pop()), 0));
 }
 
 console.log(`date: ${new Date().toISOString()}`);
@@ -72,7 +71,9 @@ console.log(`set: ${TX} transactions of ${accounts.length} accounts; ${SECONDS} 
 const samples: { t: number; anon: number; file: number; heap: number; answered: number }[] = [];
 const started = performance.now();
 const sample = async () => {
-  const s = { t: (performance.now() - started) / 1000, ...rss(gateway.pid!), heap: await metric("tongate_nodejs_heap_size_used_bytes"), answered: await metric('tongate_v3_key_reader_requests_total{result="answered"}') };
+  const t = (performance.now() - started) / 1000;
+  const [heap = 0, answered = 0] = await metrics("tongate_nodejs_heap_size_used_bytes", 'tongate_v3_key_reader_requests_total{result="answered"}');
+  const s = { t, ...rss(gateway.pid!), heap, answered };
   samples.push(s);
   console.log(
     `${s.t.toFixed(0).padStart(5)} s  anonymous ${mib(s.anon).padStart(7)} MiB  mapped files ${mib(s.file).padStart(7)} MiB  heap (HTTP thread) ${mib(s.heap).padStart(6)} MiB  answered by the readers ${s.answered}`,

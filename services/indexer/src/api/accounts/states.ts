@@ -30,7 +30,6 @@ export function latestStatesFromKeys(store: KeySource, accounts: string[], withB
   const keys = usableKeys(store);
   if (!keys) return undefined;
   const states = new Map<string, LatestState>();
-  if (!accounts.length) return states;
   for (const [a, s] of keys.latestStates(accounts)) {
     const lt = s.last_trans_lt ?? "0";
     states.set(a, withBoc ? { ...s, last_trans_lt: lt } : { ...s, code_boc: null, data_boc: null, last_trans_lt: lt });
@@ -53,15 +52,18 @@ export async function latestStates(store: Store, accounts: string[], withBoc = t
   return new Map(rows.map((r) => [r.account, r]));
 }
 
+/** The request's addresses as raw accounts, each once, in the order asked. */
+const requestedAccounts = (addresses: readonly string[]): string[] => [...new Set(addresses.map(rawAddress))];
+
 /** Latest states in the order asked (each account once); accounts never seen are left out, as toncenter does. */
 export async function accountStates(store: Store, req: AccountStatesRequest): Promise<AccountStatesResponse> {
-  const accounts = [...new Set(req.address.map(rawAddress))];
+  const accounts = requestedAccounts(req.address);
   return accountStatesOf(accounts, await latestStates(store, accounts, req.includeBoc ?? true));
 }
 
 /** /accountStates from the key index (a key reader runs it); undefined while the index is not complete. */
 export function accountStatesFromKeys(store: KeySource, req: AccountStatesRequest): AccountStatesResponse | undefined {
-  const accounts = [...new Set(req.address.map(rawAddress))];
+  const accounts = requestedAccounts(req.address);
   const states = latestStatesFromKeys(store, accounts, req.includeBoc ?? true);
   return states && accountStatesOf(accounts, states);
 }
@@ -113,13 +115,13 @@ export function walletStateOf(address: string, s: LatestState): WalletState {
 }
 
 export async function walletStates(store: Store, req: WalletStatesRequest): Promise<WalletStatesResponse> {
-  const accounts = [...new Set(req.address.map(rawAddress))];
+  const accounts = requestedAccounts(req.address);
   return walletStatesOf(accounts, await latestStates(store, accounts));
 }
 
 /** /walletStates from the key index (a key reader runs it); undefined while the index is not complete. */
 export function walletStatesFromKeys(store: KeySource, req: WalletStatesRequest): WalletStatesResponse | undefined {
-  const accounts = [...new Set(req.address.map(rawAddress))];
+  const accounts = requestedAccounts(req.address);
   const states = latestStatesFromKeys(store, accounts);
   return states && walletStatesOf(accounts, states);
 }
