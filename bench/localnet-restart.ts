@@ -26,7 +26,7 @@ type Ids = Record<string, { root: string; file: string }>;
 // 1. The chain: generated once, its block ids recorded (head, every 1,000th block, the last 100).
 if (!existsSync(idsFile)) {
   mkdirSync(dir, { recursive: true });
-  const net = await Localnet.start({ seed: SEED, wallets: 4, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: dir, checkWorkers: 0 });
+  const net = await Localnet.start({ seed: SEED, wallets: 4, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: dir, emulator: { size: 1 } });
   const t0 = performance.now();
   while (net.chain.lastMasterchain!.id.seqno < BLOCKS) {
     await net.chain.seal();

@@ -14,7 +14,7 @@ installSpeedShims(); // as `tongate` does at startup
 
 const blocks = Number(process.env.SOAK_BLOCKS ?? 50_000);
 const every = Math.max(1000, Math.floor(blocks / 25));
-const net = await Localnet.start({ seed: "soak", wallets: 4, listen: [], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+const net = await Localnet.start({ seed: "soak", wallets: 4, listen: [], buildState: buildShardState, proofs: localnetProofs, emulator: { size: 1 } });
 const mb = (n: number) => Math.round(n / 2 ** 20);
 const rss = () => {
   globalThis.gc?.();

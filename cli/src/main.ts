@@ -21,6 +21,7 @@ import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@ton
 import { readFile, writeFile } from "node:fs/promises";
 import { buildShardState, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
 import { installSpeedShims } from "@tongate/ton";
+import { emulatorFlags, emulatorPoolOptionsOf } from "@tongate/emulator";
 import { findService, serviceModules, startHost, upstreamsOf } from "./services.js";
 import { rateLimitService } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
@@ -101,6 +102,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = fa
     shards: intOption(o, "shards", (n) => SHARD_COUNTS.some((c) => c === n), SHARD_COUNTS.join(", ")),
     stateWindow: intOption(o, "state-window", (n) => n >= 16, "a number of masterchain blocks, at least 16"),
     archival: o.archival === true,
+    emulator: emulatorPoolOptionsOf(o),
   });
   const control = await startControlApi(net, parseListen(o.control as string));
   const config = net.globalConfig();
@@ -136,7 +138,7 @@ const networkOption = (fallback?: string): OptionSpec => ({
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...indexService.flags, ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...indexService.flags, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       let localnet: StartedLocalnet | undefined;
@@ -159,7 +161,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   localnet: {
     summary: "run a local TON chain (TON's emulator, real blocks) served over the liteserver protocol",
-    options: [...localnetOptions("listen"), ...common],
+    options: [...localnetOptions("listen"), ...emulatorFlags, ...common],
     run: async (o, log) => (await startLocalnet(o, log)).stop,
   },
   serve: {
@@ -171,6 +173,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics (the calls' and the services' own) and /healthz of these services (default: off)" },
       networkOption(),
       chainOption,
+      ...emulatorFlags,
       ...rateLimitFlags(true),
       ...indexService.flags,
       ...common,
@@ -196,7 +199,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...rateLimitFlags(true), ...indexService.flags, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...emulatorFlags, ...rateLimitFlags(true), ...indexService.flags, ...common],
     async run(o, log) {
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];

@@ -3,6 +3,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { indexService } from "@tongate/indexer";
 import { liteClientProvision } from "@tongate/liteclient";
+import { emulatorProvision } from "@tongate/emulator";
 import { liteProxyService } from "@tongate/lite-proxy";
 import { rateLimitService } from "@tongate/ratelimit";
 import { busKey, ConfigError, openBus, provide, ServiceHost, type Closable, type Logger, type Provision, type RawOptions, type ServiceModule } from "@tongate/runtime";
@@ -28,13 +29,14 @@ export function upstreamsOf(o: RawOptions): { name: string; services: readonly D
 }
 
 /**
- * What a host supplies on these options: the liteserver pool of the chain they name, the event bus
- * (NATS with --nats-url; a NATS that is down at start is connected in the background, the indexer's
- * events wait in its outbox meanwhile).
+ * What a host supplies on these options: the liteserver pool of the chain they name, TON's emulator
+ * in processes of its own (bounded by the --emulator-* flags), the event bus (NATS with --nats-url; a
+ * NATS that is down at start is connected in the background, the indexer's events wait in its outbox
+ * meanwhile).
  */
 export function provisionsOf(o: RawOptions, log?: Logger): Provision<Closable>[] {
   const natsUrl = typeof o["nats-url"] === "string" ? o["nats-url"] : undefined;
-  return [liteClientProvision(o), provide(busKey, () => openBus({ natsUrl, name: "tongate", log: log?.child({ component: "bus" }), startDown: true }))];
+  return [liteClientProvision(o), emulatorProvision(o), provide(busKey, () => openBus({ natsUrl, name: "tongate", log: log?.child({ component: "bus" }), startDown: true }))];
 }
 
 /** Starts `modules` in this process on a command's options; the services in `remote` are reached over gRPC. */

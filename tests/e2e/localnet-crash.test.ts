@@ -47,7 +47,7 @@ describe("tongate localnet --data-dir under kill -9", () => {
       const r = await runAndKill(300 + Math.floor(random() * 900));
       expect(r.started, `run ${i + 1} did not start:\n${r.output.slice(-2000)}`).toBe(true);
     }
-    const net = await Localnet.start({ seed: "crash", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: dir, checkWorkers: 0 });
+    const net = await Localnet.start({ seed: "crash", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: dir, emulator: { size: 1 } });
     try {
       const head = net.chain.lastMasterchain!.id.seqno;
       expect(head).toBeGreaterThan(10);

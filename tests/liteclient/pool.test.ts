@@ -84,7 +84,7 @@ const pools: LiteserverPool[] = [];
 const listen = () => [0, 1, 2].map(() => ({ host: "127.0.0.1", port: 0 }));
 
 beforeAll(async () => {
-  const common = { seed: "pool", wallets: 1, checkWorkers: 1, listen: listen(), buildState: buildShardState, proofs: localnetProofs };
+  const common = { seed: "pool", wallets: 1, emulator: { size: 1 }, listen: listen(), buildState: buildShardState, proofs: localnetProofs };
   [net, lagNet] = await Promise.all([Localnet.start(common), Localnet.start({ ...common, listen: listen() })]);
 });
 

@@ -4,5 +4,5 @@
 import { buildShardState, Localnet, localnetProofs, type LocalnetOptions } from "@tongate/localnet";
 
 export function startTestLocalnet(o: Partial<LocalnetOptions> & { seed: string }): Promise<Localnet> {
-  return Localnet.start({ wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0, ...o });
+  return Localnet.start({ wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, emulator: { size: 1 }, ...o });
 }

@@ -2,16 +2,18 @@
 // the contracts' own get-methods answer in TON's emulator; and storers whose data cells the
 // fixtures' compiled contracts read as the samples say.
 import { beginCell, Cell, getMethodId, parseTuple, type Builder, type Slice, type TupleItem } from "@ton/core";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import * as C from "@tongate/contracts";
-import { runGetMethod } from "@tongate/emulator";
+import { EmulatorPool, runGetMethod } from "@tongate/emulator";
 import { addr, plain, STORAGES } from "./constructors.js";
 import { contractCode, replayBlock } from "./fixtures.js";
 
 const block = replayBlock();
+const emulator = new EmulatorPool({ size: 1 });
+afterAll(() => emulator.close());
 
 async function getMethod(code: Cell, data: Cell, method: string, libs?: Cell): Promise<TupleItem[]> {
-  const r = await runGetMethod({
+  const r = await runGetMethod(emulator, {
     code,
     data,
     methodId: getMethodId(method),

@@ -1,11 +1,12 @@
 // Runs transactions with TON's own emulator (@ton/sandbox's Executor, the C++
 // emulator compiled to WebAssembly), with every input a collator decides passed
 // explicitly: config, libraries, now, lt, random seed.
-import { beginCell, Cell, loadShardAccount, loadTransaction, parseTuple, serializeTuple, storeShardAccount, type Address, type ShardAccount, type Transaction, type TupleItem } from "@ton/core";
-import { Executor, type PrevBlocksInfo, type TickOrTock } from "@ton/sandbox";
+import { beginCell, Cell, loadShardAccount, loadTransaction, storeShardAccount, type Address, type ShardAccount, type Transaction } from "@ton/core";
+import type { PrevBlocksInfo, TickOrTock } from "@ton/sandbox";
 import { bocBase64, withBoc } from "./boc-cache.js";
-import { emulateOn, outMessagesCount, type Emulation, type EmulationJob } from "./emulate.mjs";
-import { ExecutorPool } from "./executor-pool.js";
+import { outMessagesCount, type Emulation, type EmulationJob } from "./emulate.mjs";
+import { EmulatorFailure, EmulatorPool, type EmulatorPoolOptions } from "./emulator-pool.js";
+import { prevBlocksInfoBoc } from "./prev-blocks.js";
 import { runGetMethod } from "./shared.js";
 
 export interface ExecutedTransaction {
@@ -34,29 +35,34 @@ export class TransactionExecutor {
   private configBase64: string;
 
   private constructor(
-    private readonly executor: Executor,
+    /** The emulators every run of this chain goes to, each in a process of its own (emulator-pool.ts). */
+    readonly pool: EmulatorPool,
     config: Cell,
     private libs: Cell | null,
-    private readonly pool: ExecutorPool | undefined,
+    private readonly ownsPool: boolean,
   ) {
     this.configBase64 = config.toBoc().toString("base64");
   }
 
-  /** `checkWorkers`: emulators in worker threads for check() (0: check on this thread). */
-  static async create(config: Cell, libs: Cell | null = null, opts: { checkWorkers?: number } = {}): Promise<TransactionExecutor> {
-    const pool = opts.checkWorkers ? await ExecutorPool.create(opts.checkWorkers) : undefined;
-    return new TransactionExecutor(await Executor.create(), config, libs, pool);
+  /**
+   * `emulator`: the pool to run on, or the options of one of its own (closed with the executor);
+   * its processes are started before this resolves.
+   */
+  static async create(config: Cell, libs: Cell | null = null, opts: { emulator?: EmulatorPool | EmulatorPoolOptions } = {}): Promise<TransactionExecutor> {
+    const given = opts.emulator instanceof EmulatorPool ? opts.emulator : undefined;
+    const pool = given ?? new EmulatorPool(opts.emulator instanceof EmulatorPool ? {} : opts.emulator);
+    await pool.warm();
+    return new TransactionExecutor(pool, config, libs, given === undefined);
   }
 
-  /** Whether emulations run on worker threads (collation then runs account-disjoint transactions in parallel). */
+  /** Whether emulations of different accounts run at once (collation then plans them in parallel). */
   get parallel(): boolean {
-    return this.pool !== undefined;
+    return this.pool.size > 1;
   }
 
   /**
    * Whether the account would accept `message` now (an external message's check before it is
-   * queued), with signature checks, and how many messages the transaction would send. Runs on a
-   * worker emulator when there are some.
+   * queued), with signature checks, and how many messages the transaction would send.
    */
   async check(address: Address, account: Cell | undefined, message: Cell, p: RunParams): Promise<{ accepted: true; outMessages: number } | { rejected: string; exitCode?: number }> {
     const e = await this.emulate(address, account, message, { ...p, skipSignatureCheck: false }, true);
@@ -65,21 +71,22 @@ export class TransactionExecutor {
 
   /**
    * Emulates `message` on the account — a state cell, or a state BoC an earlier emulation
-   * returned; undefined: nonexistent — on a worker emulator when there are some, else here.
-   * The answer keeps the emulator's BoCs: materialize() parses the ones a collation keeps.
+   * returned; undefined: nonexistent. The answer keeps the emulator's BoCs: materialize() parses
+   * the ones a collation keeps. A run that fails within its bounds (a trap, its time or memory
+   * bound) is an unsuccessful emulation saying why: the message is not applied, as one the
+   * contract refused.
    */
   emulate(address: Address, account: Cell | string | undefined, message: Cell, p: RunParams, countOutMessages = false): Promise<Emulation> {
-    const job = this.job(address, account, message, p, countOutMessages);
-    return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
+    return this.onPool(this.job(address, account, message, p, countOutMessages));
   }
 
   /**
    * Runs the tick (start of a masterchain block) or tock (end of it) transaction of a special
    * account — a state cell, or a state BoC an earlier emulation returned — with the same explicit
-   * inputs as a message's transaction. On a worker emulator when there are some, else here.
+   * inputs as a message's transaction.
    */
   tickTock(address: Address, account: Cell | string, which: TickOrTock, p: RunParams): Promise<Emulation> {
-    const job: EmulationJob = {
+    return this.onPool({
       countOutMessages: false, // no lts are planned from it: tick-tocks run before and after the waves
       config: this.configBase64,
       libs: this.libs ? bocBase64(this.libs) : null,
@@ -87,8 +94,16 @@ export class TransactionExecutor {
       // No inbound message: the emulator takes the empty string (as @ton/sandbox's runTickTock).
       message: "",
       params: emulationParams(p, which),
-    };
-    return this.pool ? this.pool.run(job) : Promise.resolve(emulateOn(this.executor, job));
+    });
+  }
+
+  private async onPool(job: EmulationJob): Promise<Emulation> {
+    try {
+      return await this.pool.emulate(job);
+    } catch (e) {
+      if (e instanceof EmulatorFailure) return { success: false, error: `the emulator could not run this message: ${e.message}` };
+      throw e;
+    }
   }
 
   /** The emulator's inputs: BoCs serialized at most once per cell (boc-cache.ts), the params as JSON. */
@@ -124,7 +139,7 @@ export class TransactionExecutor {
   }
 
   async close(): Promise<void> {
-    await this.pool?.close();
+    if (this.ownsPool) await this.pool.close();
   }
 
   setConfig(config: Cell) {
@@ -139,38 +154,39 @@ export class TransactionExecutor {
     this.libs = libs;
   }
 
-  /** Runs get-method `methodId` of an active account with `stack` (a VmStack cell). */
+  /**
+   * Runs get-method `methodId` of an active account with `stack` (a VmStack cell). An
+   * EmulatorFailure when the run could not finish within its bounds.
+   */
   async runGetMethod(address: Address, shardAccount: Cell, methodId: number, stack: Cell | null, p: GetMethodParams): Promise<GetMethodResult> {
     const account = loadShardAccount(shardAccount.beginParse()).account;
     const state = account?.storage.state;
     if (!account || state?.type !== "active" || !state.state.code || !state.state.data) {
       throw new Error("account is not active: it has no code to run");
     }
-    const out = await runGetMethod(
-      {
-        code: state.state.code,
-        data: state.state.data,
-        methodId,
-        stack: stack ? parseTuple(stack) : [],
-        config: this.configBase64,
-        libs: this.libs ?? undefined,
-        address,
-        now: p.now,
-        balance: account.storage.balance.coins,
-        randomSeed: p.randomSeed,
-        gasLimit: p.gasLimit ?? 1_000_000n,
-        prevBlocksInfo: p.prevBlocksInfo,
-      },
-      this.executor,
-    );
+    const out = await runGetMethod(this.pool, {
+      code: state.state.code,
+      data: state.state.data,
+      methodId,
+      stack: stack ?? [],
+      config: this.configBase64,
+      libs: this.libs ?? undefined,
+      address,
+      now: p.now,
+      balance: account.storage.balance.coins,
+      randomSeed: p.randomSeed,
+      gasLimit: p.gasLimit ?? 1_000_000n,
+      prevBlocksInfo: p.prevBlocksInfo,
+    });
     if (!out.success) throw new Error(out.error);
     return { exitCode: out.exitCode, stack: out.stack, gasUsed: out.gasUsed };
   }
 
   /**
    * Executes `message` on the account (undefined: a nonexistent account at `address`).
-   * Returns null when the emulator rejects the message (an external message the
-   * contract did not accept): no transaction, nothing changes.
+   * Returns the refusal when the emulator rejects the message (an external message the
+   * contract did not accept, or a run that failed within its bounds): no transaction, nothing
+   * changes.
    *
    * Inputs reach the emulator as BoCs serialized once: the account state as the emulator
    * returned it, the message as it arrived, the c7 previous-blocks info once per block.
@@ -178,8 +194,7 @@ export class TransactionExecutor {
    * than the emulation of a wallet transfer itself.
    */
   async run(address: Address, account: Cell | undefined, message: Cell, p: RunParams): Promise<ExecutedTransaction | { rejected: string; exitCode?: number }> {
-    // Always on this thread: the bare-emulator baseline of bench:localnet and the replay test use it.
-    const e = emulateOn(this.executor, this.job(address, account, message, p, false));
+    const e = await this.emulate(address, account, message, p);
     return e.success ? this.materialize(e) : { rejected: e.error, exitCode: e.exitCode };
   }
 }
@@ -201,63 +216,6 @@ function emulationParams(p: RunParams, tickTock?: TickOrTock): string {
   return JSON.stringify(params);
 }
 
-
-const prevBlocksBocs = new WeakMap<PrevBlocksInfo, string>();
-
-/**
- * The c7 prev_blocks_info entry, [last_mc_blocks, prev_key_block, last_mc_blocks_100?] of
- * BlockIdExt tuples, as a VmStackValue BoC. Computed once per PrevBlocksInfo object (one per
- * block: every masterchain block runs tick and tock transactions with it), from the BlockIdExt
- * entries of earlier blocks (a block's entry never changes, only which blocks are listed).
- */
-export function prevBlocksInfoBoc(info: PrevBlocksInfo): string {
-  let b = prevBlocksBocs.get(info);
-  if (b !== undefined) return b;
-  const items = [tupleValue(info.lastMcBlocks.map(blockIdValue)), blockIdValue(info.prevKeyBlock)];
-  if (info.lastMcBlocks100) items.push(tupleValue(info.lastMcBlocks100.map(blockIdValue)));
-  b = tupleValue(items).toBoc().toString("base64");
-  prevBlocksBocs.set(info, b);
-  return b;
-}
-
-/** BlockIdExt entries as VmStackValue cells, by block (the most recent ones). */
-const blockIdValues = new Map<string, Cell>();
-
-/** A BlockIdExt as c7 holds it: the tuple [workchain, shard, seqno, root_hash, file_hash] of integers. */
-function blockIdValue(x: PrevBlocksInfo["prevKeyBlock"]): Cell {
-  const key = `${x.workchain}:${x.shard}:${x.seqno}:${x.rootHash.toString("hex")}`;
-  let c = blockIdValues.get(key);
-  if (c) return c;
-  const ints: TupleItem[] = [x.workchain, x.shard, x.seqno, BigInt("0x" + x.rootHash.toString("hex")), BigInt("0x" + x.fileHash.toString("hex"))].map((v) => ({ type: "int", value: BigInt(v) }));
-  // serializeTuple writes a VmStack (depth, then entries); its one entry is the tuple.
-  const stack = serializeTuple([{ type: "tuple", items: ints }]).beginParse();
-  stack.skip(24);
-  stack.loadRef(); // the rest of the stack (empty)
-  c = stack.asCell();
-  blockIdValues.set(key, c);
-  // Enough for last_mc_blocks_100 and the key block; the oldest entries leave first.
-  if (blockIdValues.size > 256) blockIdValues.delete(blockIdValues.keys().next().value!);
-  return c;
-}
-
-/**
- * vm_stk_tuple#07 len:(## 16) data:(VmTuple len) of entries already serialized, laid out as
- * @ton/core's serializeTuple lays them (vm_tuple_tcons: the first n-1 entries by reference, the
- * last one in tail).
- */
-function tupleValue(entries: Cell[]): Cell {
-  let head: Cell | null = null;
-  let tail: Cell | null = null;
-  for (const [i, entry] of entries.entries()) {
-    [head, tail] = [tail, head];
-    if (i > 1) head = beginCell().storeRef(tail!).storeRef(head!).endCell();
-    tail = entry;
-  }
-  const b = beginCell().storeUint(0x07, 8).storeUint(entries.length, 16);
-  if (head) b.storeRef(head);
-  if (tail) b.storeRef(tail);
-  return b.endCell();
-}
 
 export interface GetMethodResult {
   exitCode: number;

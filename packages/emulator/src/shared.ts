@@ -1,25 +1,19 @@
-// The emulator as a reader of a chain uses it (lite-proxy: runGetMethod, estimateFee): one
-// emulator per process, created on first use, with every input of a run passed explicitly —
-// the config as the base64 BoC of the block's ConfigParams, the libraries the code refers to,
-// the time, the random seed and the c7 previous-blocks info.
-import { Cell, loadTransaction, type Address, type Transaction, type TupleItem } from "@ton/core";
-import { Executor, type PrevBlocksInfo } from "@ton/sandbox";
-
-let shared: Promise<Executor> | undefined;
-
-/** The process's emulator, created on first use (loading its WebAssembly takes a moment). */
-export function emulator(): Promise<Executor> {
-  shared ??= Executor.create();
-  shared.catch(() => (shared = undefined));
-  return shared;
-}
+// Get-methods and transactions as a reader of a chain runs them (lite-proxy: runGetMethod,
+// estimateFee), on an EmulatorPool, with every input explicit: the config as the base64 BoC of the
+// block's ConfigParams, the libraries the code refers to, the time, the random seed and the c7
+// previous-blocks info. Inputs are serialized here; the pool's processes only run the emulator.
+import { Cell, loadTransaction, serializeTuple, type Address, type Transaction, type TupleItem } from "@ton/core";
+import type { PrevBlocksInfo } from "@ton/sandbox";
+import { bocBase64 } from "./boc-cache.js";
+import type { EmulatorPool, GetMethodJob } from "./emulator-pool.js";
+import { prevBlocksInfoBoc } from "./prev-blocks.js";
 
 export interface GetMethodRun {
   code: Cell;
   data: Cell;
   methodId: number;
-  /** Bottom first. */
-  stack: TupleItem[];
+  /** Bottom first (or a VmStack cell as it is). */
+  stack: TupleItem[] | Cell;
   /** The ConfigParams dictionary as a base64 BoC. */
   config: string;
   /** The libraries dictionary (HashmapE 256 ^Cell); undefined: none. */
@@ -38,28 +32,31 @@ export type GetMethodRunResult =
   | { success: true; exitCode: number; gasUsed: bigint; /** The resulting VmStack cell (absent when the emulator returned none). */ stack?: Cell; /** The hash (hex) of a library the code needed and the run did not have. */ missingLibrary: string | null }
   | { success: false; error: string };
 
-/** Runs a get-method on `executor` (the process's emulator when not given). */
-export async function runGetMethod(run: GetMethodRun, executor?: Executor): Promise<GetMethodRunResult> {
-  const vm = executor ?? (await emulator());
-  const r = await vm.runGetMethod({
-    code: run.code,
-    data: run.data,
-    methodId: run.methodId,
-    stack: run.stack,
-    config: run.config,
-    libs: run.libs,
-    verbosity: "short",
-    address: run.address,
-    unixTime: run.now,
-    balance: run.balance,
-    randomSeed: run.randomSeed,
-    gasLimit: run.gasLimit,
-    debugEnabled: false,
-    ...(run.prevBlocksInfo ? { prevBlocksInfo: run.prevBlocksInfo } : {}),
-  });
-  const out = r.output;
-  if (!out.success) return { success: false, error: out.error };
-  return { success: true, exitCode: out.vm_exit_code, gasUsed: BigInt(out.gas_used), stack: out.stack ? Cell.fromBase64(out.stack) : undefined, missingLibrary: out.missing_library };
+/** A get-method's inputs as the emulator's _run_get_method takes them (what @ton/sandbox's runGetMethod builds). */
+export function getMethodJob(run: GetMethodRun): GetMethodJob {
+  const params: Record<string, unknown> = {
+    code: bocBase64(run.code),
+    data: bocBase64(run.data),
+    verbosity: 0, // "short"
+    libs: run.libs ? bocBase64(run.libs) : "",
+    address: run.address.toString(),
+    unixtime: run.now,
+    balance: run.balance.toString(),
+    rand_seed: run.randomSeed.toString("hex"),
+    gas_limit: run.gasLimit.toString(),
+    method_id: run.methodId,
+    debug_enabled: false,
+  };
+  if (run.prevBlocksInfo) params.prev_blocks_info = prevBlocksInfoBoc(run.prevBlocksInfo);
+  const stack = run.stack instanceof Cell ? run.stack : serializeTuple(run.stack);
+  return { config: run.config, params: JSON.stringify(params), stack: bocBase64(stack) };
+}
+
+/** Runs a get-method on `pool`; an EmulatorFailure when the run could not finish within its bounds. */
+export async function runGetMethod(pool: EmulatorPool, run: GetMethodRun, signal?: AbortSignal): Promise<GetMethodRunResult> {
+  const out = await pool.getMethod(getMethodJob(run), signal);
+  if (!out.success) return out;
+  return { success: true, exitCode: out.exitCode, gasUsed: BigInt(out.gasUsed), stack: out.stack ? Cell.fromBase64(out.stack) : undefined, missingLibrary: out.missingLibrary };
 }
 
 export interface TransactionRun {
@@ -79,24 +76,28 @@ export interface TransactionRun {
 
 export type TransactionRunResult = { transaction: Transaction; cell: Cell; shardAccount: string } | { rejected: { error: string; exitCode?: number } };
 
-/** Executes one message on one account on `executor` (the process's emulator when not given). */
-export async function runTransaction(run: TransactionRun, executor?: Executor): Promise<TransactionRunResult> {
-  const vm = executor ?? (await emulator());
-  const r = await vm.runTransaction({
-    config: run.config,
-    libs: run.libs,
-    verbosity: "short",
-    shardAccount: run.shardAccount.toBoc().toString("base64"),
-    message: run.message,
-    now: run.now,
-    lt: run.lt,
-    randomSeed: run.randomSeed,
-    ignoreChksig: run.ignoreChksig,
-    debugEnabled: false,
-    ...(run.prevBlocksInfo ? { prevBlocksInfo: run.prevBlocksInfo } : {}),
-  });
-  const res = r.result;
-  if (!res.success) return { rejected: { error: res.error, exitCode: res.vmResults?.vmExitCode } };
-  const cell = Cell.fromBase64(res.transaction);
-  return { transaction: loadTransaction(cell.beginParse()), cell, shardAccount: res.shardAccount };
+/** Executes one message on one account on `pool`; an EmulatorFailure when the run could not finish within its bounds. */
+export async function runTransaction(pool: EmulatorPool, run: TransactionRun, signal?: AbortSignal): Promise<TransactionRunResult> {
+  const params: Record<string, unknown> = {
+    utime: run.now,
+    lt: run.lt.toString(),
+    rand_seed: run.randomSeed.toString("hex"),
+    ignore_chksig: run.ignoreChksig,
+    debug_enabled: false,
+  };
+  if (run.prevBlocksInfo) params.prev_blocks_info = prevBlocksInfoBoc(run.prevBlocksInfo);
+  const e = await pool.emulate(
+    {
+      config: run.config,
+      libs: run.libs ? bocBase64(run.libs) : null,
+      shardAccount: bocBase64(run.shardAccount),
+      message: bocBase64(run.message),
+      params: JSON.stringify(params),
+    },
+    signal,
+  );
+  if (!e.success) return { rejected: { error: e.error, exitCode: e.exitCode } };
+  const cell = Cell.fromBase64(e.transaction);
+  return { transaction: loadTransaction(cell.beginParse()), cell, shardAccount: e.shardAccount };
 }
+

@@ -7,6 +7,7 @@ import type { LiteServerMasterchainInfo } from "@tongate/tl";
 import { ConnectError } from "@connectrpc/connect";
 import { apiError, LruMap } from "@tongate/runtime";
 import { ProofError, verifyAccountState, type VerifiedAccountState } from "@tongate/proof";
+import type { EmulatorPool } from "@tongate/emulator";
 import { LiteServerError, LiteserverProofError, MASTERCHAIN_SHARD, PoolError, toApiError, type BlockIdExt, type LiteserverPool, type PoolSession, type SessionOptions } from "@tongate/liteclient";
 
 export { MASTERCHAIN_SHARD, type BlockIdExt } from "@tongate/liteclient";
@@ -80,7 +81,11 @@ export class ChainReader {
    */
   private readonly verifiedAccounts = new LruMap<string, VerifiedAccount>(VERIFIED_ACCOUNTS);
 
-  constructor(private readonly pool: LiteserverPool | undefined) {}
+  constructor(
+    private readonly pool: LiteserverPool | undefined,
+    /** Where contract code of the chain runs (get-methods, fee estimates): TON's emulator in processes of its own. */
+    readonly emulator: EmulatorPool,
+  ) {}
 
   private session(method: string, options: SessionOptions = {}): PoolSession {
     // Without liteservers (no --global-config and no localnet) chain methods are not available.

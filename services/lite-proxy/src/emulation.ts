@@ -6,6 +6,8 @@ import { beginCell, Cell, CellType, Dictionary, loadAccount, type Account, type 
 import { ProofError, verifyConfig, type VerifiedAccountState } from "@tongate/proof";
 import { verified, type BlockIdExt, type ChainReader, type VerifiedAccount } from "./chain.js";
 import { tlBlockId, type PoolSession } from "@tongate/liteclient";
+import { EmulatorFailure } from "@tongate/emulator";
+import { apiError } from "@tongate/runtime";
 
 
 export interface AccountAtBlock {
@@ -102,3 +104,14 @@ export async function fetchLibraries(s: PoolSession, method: string, hashes: Buf
 
 /** The libraries dictionary (HashmapE 256 ^Cell) the emulator takes; undefined when empty. */
 export const librariesCell = (libs: Libraries): Cell | undefined => (libs.size ? beginCell().storeDictDirect(libs).endCell() : undefined);
+
+/**
+ * A run the emulator could not finish within its bounds, as an API error: 504 past its time bound,
+ * 503 when too many runs wait, else 500 saying what happened to the run (only the run failed: its
+ * process was replaced, the service goes on). Anything else is rethrown as it is.
+ */
+export function emulatorFailed(method: string, e: unknown): never {
+  if (!(e instanceof EmulatorFailure)) throw e;
+  const status = e.reason === "timeout" ? 504 : e.reason === "busy" || e.reason === "closed" ? 503 : 500;
+  throw apiError(status, `${method}: ${e.message}`);
+}

@@ -10,9 +10,9 @@
 //   exit code, the answer sendBoc would give.
 import { beginCell, Cell, contractAddress, external, storeMessage, type Address, type StateInit, type Transaction } from "@ton/core";
 import { apiError } from "@tongate/runtime";
-import { emulator, runTransaction } from "@tongate/emulator";
+import { runTransaction } from "@tongate/emulator";
 import type { BlockIdExt, ChainReader } from "./chain.js";
-import { blockConfig, emptyLibraries, fetchLibraries, libraryRefs, librariesCell, readAccount, type AccountAtBlock } from "./emulation.js";
+import { blockConfig, emulatorFailed, emptyLibraries, fetchLibraries, libraryRefs, librariesCell, readAccount, type AccountAtBlock } from "./emulation.js";
 import type { PoolSession } from "@tongate/liteclient";
 
 export interface Fees {
@@ -51,12 +51,12 @@ interface Emulated {
  * Executes `message` on `acc` with the libraries its code (or the message's StateInit code) refers to,
  * at logical time `lt` (after the account's last transaction and after the message was created).
  */
-async function execute(s: PoolSession, method: string, block: BlockIdExt, acc: AccountAtBlock, message: Cell, o: { lt: bigint; initCode?: Cell | null; ignoreChksig: boolean }): Promise<Emulated> {
+async function execute(chain: ChainReader, s: PoolSession, method: string, block: BlockIdExt, acc: AccountAtBlock, message: Cell, o: { lt: bigint; initCode?: Cell | null; ignoreChksig: boolean }): Promise<Emulated> {
   const st = acc.account?.storage.state;
   const libs = emptyLibraries();
   await fetchLibraries(s, method, libraryRefs([st?.type === "active" ? st.state.code : undefined, o.initCode]), libs);
-  const [config] = await Promise.all([blockConfig(s, method, block), emulator()]);
-  const r = await runTransaction({
+  const config = await blockConfig(s, method, block);
+  const r = await runTransaction(chain.emulator, {
     config,
     libs: librariesCell(libs) ?? null,
     shardAccount: acc.shardAccount,
@@ -65,7 +65,7 @@ async function execute(s: PoolSession, method: string, block: BlockIdExt, acc: A
     lt: o.lt,
     randomSeed: Buffer.alloc(32),
     ignoreChksig: o.ignoreChksig,
-  });
+  }).catch((e: unknown) => emulatorFailed(method, e));
   return "rejected" in r ? { rejected: r.rejected } : { transaction: r.transaction };
 }
 
@@ -86,7 +86,7 @@ export function estimateFees(chain: ChainReader, method: string, input: Estimate
       throw apiError(422, `init_code, init_data: their StateInit is that of ${contractAddress(input.address.workChain, input.init).toString()}, not of address ${input.address.toString()}`);
     }
     const message = beginCell().store(storeMessage(external({ to: input.address, init: input.init, body: input.body }))).endCell();
-    const src = await execute(s, method, block, acc, message, { lt: acc.lastTransLt + 1n, initCode: input.init?.code, ignoreChksig: input.ignoreChksig });
+    const src = await execute(chain, s, method, block, acc, message, { lt: acc.lastTransLt + 1n, initCode: input.init?.code, ignoreChksig: input.ignoreChksig });
     if (!src.transaction) {
       const code = src.rejected?.exitCode;
       throw apiError(409, `${method}: the contract at ${input.address.toString()} would not accept this message${code !== undefined ? ` (exit code ${code})` : ""}: ${src.rejected?.error}`);
@@ -96,7 +96,7 @@ export function estimateFees(chain: ChainReader, method: string, input: Estimate
       if (out.info.type !== "internal") continue;
       const dst = await readAccount(chain, s, method, out.info.dest, block);
       const cell = beginCell().store(storeMessage(out)).endCell();
-      const r = await execute(s, method, block, dst, cell, { lt: (dst.lastTransLt > out.info.createdLt ? dst.lastTransLt : out.info.createdLt) + 1n, initCode: out.init?.code, ignoreChksig: false });
+      const r = await execute(chain, s, method, block, dst, cell, { lt: (dst.lastTransLt > out.info.createdLt ? dst.lastTransLt : out.info.createdLt) + 1n, initCode: out.init?.code, ignoreChksig: false });
       if (!r.transaction) throw new Error(`${method}: the emulator did not execute the internal message to ${out.info.dest.toString()}: ${r.rejected?.error}`);
       destinations.push(feesOf(r.transaction));
     }

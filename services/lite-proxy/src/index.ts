@@ -6,6 +6,7 @@ import type { JsonValue } from "@bufbuild/protobuf";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { defineService, optional } from "@tongate/runtime";
 import { liteClientKey } from "@tongate/liteclient";
+import { emulatorKey } from "@tongate/emulator";
 import { chainMethods } from "./accounts.js";
 import { blocksMethods } from "./blocks.js";
 import { ChainReader } from "./chain.js";
@@ -24,16 +25,17 @@ export const liteProxyService = defineService({
   service: LiteProxy,
   // the chain's flags (--network, --global-config) are the pool's, read by the host's provision
   options: () => ({}),
-  needs: { liteClient: optional(liteClientKey) },
+  needs: { liteClient: optional(liteClientKey), emulator: emulatorKey },
   async start(ctx) {
     const pool = ctx.needs.liteClient;
-    const chain = new ChainReader(pool);
+    const chain = new ChainReader(pool, ctx.needs.emulator);
     if (pool) {
       pool.on("alive", (s) => ctx.log.info({ liteserver: s.address, seqno: s.lastSeqno, archival: s.archival }, "liteserver alive"));
       pool.on("dead", (s) => ctx.log.warn({ liteserver: s.address, reason: s.error }, "liteserver not alive"));
       pool.on("retry", (r) => ctx.log.debug(r, "liteserver query retried"));
       // Ready means the consensus is known (getConsensusBlock) when the first call comes.
-      await pool.started;
+      // The emulator's processes start while the pool finds its liteservers.
+      await Promise.all([pool.started, ctx.needs.emulator.warm().catch((e: unknown) => ctx.log.warn({ err: e }, "the emulator's processes did not start"))]);
       const status = pool.status();
       ctx.log.info({ liteservers: status.liteservers.map((l) => l.address), alive: status.alive, consensus: status.consensus?.seqno }, "liteserver pool started");
     }

@@ -5,9 +5,9 @@
 import { Cell, type Address, type TupleItem } from "@ton/core";
 import { apiError } from "@tongate/runtime";
 import { crc16 } from "@tongate/ton";
-import { emulator, runGetMethod } from "@tongate/emulator";
+import { runGetMethod } from "@tongate/emulator";
 import type { BlockIdExt, ChainReader } from "./chain.js";
-import { blockConfig, emptyLibraries, fetchLibraries, libraryRefs, librariesCell, readAccount } from "./emulation.js";
+import { blockConfig, emulatorFailed, emptyLibraries, fetchLibraries, libraryRefs, librariesCell, readAccount } from "./emulation.js";
 import { parseVmStack, type StackItem } from "./tvm-stack.js";
 
 /** tonlib's exit code for a get-method on an account without code (uninitialized or frozen). */
@@ -57,11 +57,11 @@ export async function runSmcMethod(chain: ChainReader, method: string, address: 
     if (!acc.account || state?.type !== "active" || !state.state.code) return { ...base, exitCode: EXIT_NO_CODE, gasUsed: 0n, stack: [] };
     const code = state.state.code;
     const data = state.state.data ?? Cell.EMPTY;
-    const [config] = await Promise.all([blockConfig(s, method, block), emulator()]);
+    const config = await blockConfig(s, method, block);
     const libs = emptyLibraries();
     await fetchLibraries(s, method, libraryRefs([code, data]), libs);
     for (let round = 0; ; round++) {
-      const out = await runGetMethod({
+      const out = await runGetMethod(chain.emulator, {
         code,
         data,
         methodId,
@@ -73,8 +73,8 @@ export async function runSmcMethod(chain: ChainReader, method: string, address: 
         balance: acc.account.storage.balance.coins,
         randomSeed: Buffer.alloc(32),
         gasLimit: GET_METHOD_GAS_LIMIT,
-      });
-      if (!out.success) throw new Error(`${method}: the emulator failed: ${out.error}`);
+      }).catch((e: unknown) => emulatorFailed(method, e));
+      if (!out.success) throw apiError(500, `${method}: the emulator could not run the get-method: ${out.error}`);
       if (out.missingLibrary && round < MAX_LIBRARY_ROUNDS) {
         const before = libs.size;
         await fetchLibraries(s, method, [Buffer.from(out.missingLibrary, "hex")], libs);

@@ -10,7 +10,7 @@ import { AccountHistory, type TxRecord } from "./chain/account-history.js";
 import { Chain } from "./chain/chain.js";
 import { DataDir } from "./data-dir.js";
 import type { ShardStateBuilder } from "./chain/state.js";
-import { TransactionExecutor } from "@tongate/emulator";
+import { TransactionExecutor, type EmulatorPoolOptions } from "@tongate/emulator";
 import { createGenesis, type Genesis, type GenesisOptions } from "./genesis.js";
 import { deriveBytes } from "./keys.js";
 import { publishLibrary, type PublishedLibrary } from "./library-publisher.js";
@@ -23,8 +23,11 @@ export interface LocalnetOptions extends GenesisOptions {
   /** Seal a block every this many ms (0: only on demand). */
   blockIntervalMs?: number;
   buildState: ShardStateBuilder;
-  /** Emulators in worker threads that check incoming external messages (default: one per core). */
-  checkWorkers?: number;
+  /**
+   * The bounds of this chain's emulator processes (collation, the checks of incoming external
+   * messages, runSmcMethod); default: one per core, EmulatorPool's time and memory bounds.
+   */
+  emulator?: EmulatorPoolOptions;
   /** Keep the chain here and continue it on restart; a temporary directory (removed on close) when absent. */
   dataDir?: string;
   /** Masterchain blocks whose states stay in memory (DEFAULT_STATE_WINDOW). */
@@ -73,7 +76,7 @@ export class Localnet {
   static async start(o: LocalnetOptions): Promise<Localnet> {
     const data = DataDir.open(o.dataDir, { seed: o.seed, wallets: o.wallets ?? 4, globalId: o.globalId ?? -239, now: o.now ?? Math.floor(Date.now() / 1000) });
     const genesis = createGenesis({ ...o, now: data.genesis.now });
-    const executor = await TransactionExecutor.create(genesis.config, null, { checkWorkers: o.checkWorkers ?? Math.max(1, availableParallelism()) });
+    const executor = await TransactionExecutor.create(genesis.config, null, { emulator: { size: availableParallelism(), ...o.emulator } });
     // Localnet time: the wall clock (or the given one) plus an offset the control API can advance.
     const timeShift = { seconds: 0 };
     const base = o.clock ?? (() => Math.floor(Date.now() / 1000));

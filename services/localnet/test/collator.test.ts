@@ -138,7 +138,7 @@ describe("collate on worker emulators", () => {
     const stores = [new MemoryAccounts(), new MemoryAccounts()];
     for (const s of stores) for (const [id, sa] of g.accounts) s.set(0, id, shardAccountCell(sa));
     const here = await TransactionExecutor.create(g.config);
-    const workers = await TransactionExecutor.create(g.config, null, { checkWorkers: 2 });
+    const workers = await TransactionExecutor.create(g.config, null, { emulator: { size: 2 } });
     try {
       expect(workers.parallel).toBe(true);
       const [a, b] = [await collate(here, stores[0]!, queue(), opts), await collate(workers, stores[1]!, queue(), opts)];

@@ -14,7 +14,7 @@ import { localnetProofs } from "../src/proofs.js";
 const dir = mkdtempSync(join(tmpdir(), "localnet-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const start = () => Localnet.start({ seed: "persist", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, dataDir: dir, checkWorkers: 0 });
+const start = () => Localnet.start({ seed: "persist", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, dataDir: dir, emulator: { size: 1 } });
 const balance = (net: Localnet, a: Address) => {
   const c = net.chain.history.latest(AccountHistory.key(0, a.hash));
   return c ? (loadShardAccount(c.beginParse()).account?.storage.balance.coins ?? 0n) : 0n;
@@ -48,7 +48,7 @@ describe("--data-dir", () => {
 
 describe("the state window", () => {
   const startWith = (o: { archival: boolean; dir: string }) =>
-    Localnet.start({ seed: "window", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: o.dir, checkWorkers: 0, stateWindow: 16, archival: o.archival });
+    Localnet.start({ seed: "window", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: o.dir, emulator: { size: 1 }, stateWindow: 16, archival: o.archival });
 
   it("answers for a state older than the window as a non-archival node, and an archival one reads it back", async () => {
     const wdir = mkdtempSync(join(tmpdir(), "localnet-window-"));
@@ -76,7 +76,7 @@ describe("the state window", () => {
 describe("a seal that fails while it is stored", () => {
   it("leaves nothing of it behind: the next seal and a restart see the chain as it was", async () => {
     const fdir = mkdtempSync(join(tmpdir(), "localnet-fail-"));
-    const open = () => Localnet.start({ seed: "fail", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: fdir, checkWorkers: 0 });
+    const open = () => Localnet.start({ seed: "fail", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, dataDir: fdir, emulator: { size: 1 } });
     try {
       const net = await open();
       const to = new Address(0, Buffer.alloc(32, 0x31));

@@ -21,7 +21,7 @@ let sender: LocalnetSender;
 
 beforeAll(async () => {
   // Emulators on worker threads: collation and checks of external messages get the libraries there too.
-  net = await startTestLocalnet({ seed: "libraries", wallets: 2, checkWorkers: 2 });
+  net = await startTestLocalnet({ seed: "libraries", wallets: 2, emulator: { size: 2 } });
   sender = new LocalnetSender(net, net.genesis.wallets[1]!);
 });
 afterAll(async () => net?.close());

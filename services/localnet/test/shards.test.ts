@@ -83,7 +83,7 @@ function freshOutside(from: Address, tag: string): WalletContractV4 {
 }
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: SEED, wallets: 2, shards: 4, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+  net = await Localnet.start({ seed: SEED, wallets: 2, shards: 4, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, emulator: { size: 1 } });
   layout[1] = net.chain.shardTips.map((t) => t.shard);
   const ls = net.liteservers[0]!;
   adnl = await AdnlClient.connect(ls.host, ls.port, ls.publicKey);

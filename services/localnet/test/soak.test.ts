@@ -28,7 +28,7 @@ const cpuMs = () => {
 
 describe("a long-running localnet", () => {
   it("keeps its live heap and its cost per seal flat over 3,000 blocks", { timeout: 240_000 }, async () => {
-    net = await Localnet.start({ seed: "soak", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 0 });
+    net = await Localnet.start({ seed: "soak", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, emulator: { size: 1 } });
     const BLOCKS = 3000;
     let heapAt1000 = 0;
     const early: number[] = [];

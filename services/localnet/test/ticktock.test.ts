@@ -33,7 +33,7 @@ const txsOf = (b: BlockRecord): Transaction[] => b.transactions.map((t) => loadT
 const isTickTock = (t: Transaction, tock: boolean) => t.description.type === "tick-tock" && t.description.isTock === tock;
 
 beforeAll(async () => {
-  net = await Localnet.start({ seed: "ticktock", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, checkWorkers: 2 });
+  net = await Localnet.start({ seed: "ticktock", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs, emulator: { size: 2 } });
   for (let i = 0; i < 2; i++) await net.chain.seal();
   // A wallet pays the elector: workchain 0 → masterchain, delivered in the same seal's masterchain block.
   const w = net.genesis.wallets.find((x) => x.version === "v4r2")!;
