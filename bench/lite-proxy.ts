@@ -9,8 +9,14 @@
 // Each is measured at 1 connection (latency: gateway and direct calls alternate, so both see the same
 // machine load; the gateway's overhead p50 is its p50 minus the direct p50) and at BENCH_CONNECTIONS
 // (throughput, autocannon for HTTP).
+//   - estimateFee of a wallet transfer (the external message and its one hop, in TON's emulator)
 // Targets: overhead p50 ≤ 1 ms; ≥ 2,000 req/s uncached getAddressInformation; ≥ 10,000 req/s cached.
-//   npm run bench:lite-proxy   (BENCH_SECONDS=10, BENCH_CONNECTIONS=32)
+//
+// The cost of running the emulator in child processes: with BENCH_BASELINE_REF (a git commit, e.g.
+// one from before the isolation), that commit's tongate runs from a worktree of its own beside this
+// one, and runGetMethod and estimateFee are measured on both in the same run (1 connection
+// alternating, then throughput in interleaved rounds); ratio = this tree / the baseline (≥ 0.8).
+//   npm run bench:lite-proxy   (BENCH_SECONDS=10, BENCH_CONNECTIONS=32, BENCH_BASELINE_REF, BENCH_ROUNDS=3)
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
@@ -19,7 +25,10 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { Address } from "@ton/core";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { Address, beginCell, internal, toNano } from "@ton/core";
+import { WalletContractV4 } from "@ton/ton";
 import { LiteClient, LiteSingleEngine } from "ton-lite-client";
 import { verifyAccountState } from "@tongate/proof";
 import { installSpeedShims } from "@tongate/ton";
@@ -30,6 +39,8 @@ installSpeedShims(); // as `tongate` does at startup
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const bin = fileURLToPath(new URL("../cli/bin/tongate.js", import.meta.url));
+const baselineRef = process.env.BENCH_BASELINE_REF;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const loadBefore = os.loadavg();
 
 interface Figures {
@@ -132,11 +143,22 @@ await untilUp(`http://127.0.0.1:${controlPort}/localnet/wallets`);
 const wallets = (await (await fetch(`http://127.0.0.1:${controlPort}/localnet/wallets`)).json()) as { address: string }[];
 const address = wallets[0]!.address;
 
+/** A checkout of `ref` with its dependencies installed (kept under the system's temp dir between runs). */
+function baselineBin(ref: string): string {
+  const commit = execFileSync("git", ["rev-parse", ref], { encoding: "utf8" }).trim();
+  const dir = join(os.tmpdir(), `tongate-baseline-${commit.slice(0, 12)}`);
+  if (!existsSync(join(dir, "node_modules"))) {
+    if (!existsSync(dir)) execFileSync("git", ["worktree", "add", "--detach", dir, commit], { stdio: "inherit" });
+    execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, stdio: "inherit" });
+  }
+  return join(dir, "cli/bin/tongate.js");
+}
+
 // tongate twice: the answer cache off (every call reaches the liteserver) and on.
-async function startTongate(cacheBytes: number) {
+async function startTongate(cacheBytes: number, tongate = bin) {
   const port = await freePort();
   const child = await startProcess(process.execPath, [
-    bin, "start", "--global-config", configFile, "--host", "127.0.0.1", "--port", String(port), "--cache-max-bytes", String(cacheBytes), "--log-level", "warn", "--ratelimit", "off",
+    tongate, "start", "--global-config", configFile, "--host", "127.0.0.1", "--port", String(port), "--cache-max-bytes", String(cacheBytes), "--log-level", "warn", "--ratelimit", "off",
   ], null);
   children.push(child);
   await untilUp(`http://127.0.0.1:${port}/healthz`);
@@ -144,6 +166,7 @@ async function startTongate(cacheBytes: number) {
 }
 const uncached = await startTongate(0);
 const cached = await startTongate(64 << 20);
+const baseline = baselineRef ? await startTongate(0, baselineBin(baselineRef)) : undefined;
 
 // The direct client: ton-lite-client on one ADNL connection to the same liteserver.
 const config = JSON.parse(readFileSync(configFile, "utf8")) as { liteservers: { port: number; id: { key: string } }[] };
@@ -154,6 +177,18 @@ const wallet = Address.parse(address);
 
 const getInfo = (base: string): HttpCall => ({ url: `${base}/api/v2/getAddressInformation?address=${encodeURIComponent(address)}`, method: "GET" });
 const runSeqno = (base: string): HttpCall => ({ url: `${base}/api/v2/runGetMethod`, method: "POST", body: JSON.stringify({ address, method: "seqno", stack: [] }) });
+/** A transfer from the wallet, unsigned (estimateFee checks no signature by default): the wallet's transaction and its one hop. */
+async function transferBody(base: string): Promise<string> {
+  const seqno = await fetch(`${base}/api/v2/runGetMethod`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address, method: "seqno", stack: [] }) });
+  const { result } = (await seqno.json()) as { result: { stack: [string, string][] } };
+  const w = WalletContractV4.create({ workchain: 0, publicKey: Buffer.alloc(32) });
+  const body = w.createTransfer({ seqno: Number(result.stack[0]![1]), secretKey: Buffer.alloc(64), messages: [internal({ to: Address.parse(address), value: toNano("0.01"), body: beginCell().storeUint(0, 32).storeStringTail("bench").endCell() })] });
+  return body.toBoc().toString("base64");
+}
+const estimate = (base: string, body: string): HttpCall => ({ url: `${base}/api/v2/estimateFee`, method: "POST", body: JSON.stringify({ address, body, ignore_chksig: true }) });
+const fee = (base: string) => estimate(base, feeBody);
+const feeBody = await transferBody(uncached.url);
+
 const directInfo = async () => client.getAccountStateRaw(wallet, (await client.getMasterchainInfo()).last);
 type LiteBlockId = { workchain: number; shard: string; seqno: number; rootHash: Buffer; fileHash: Buffer };
 const tlBlockId = (b: LiteBlockId) => ({ kind: "tonNode.blockIdExt", workchain: b.workchain, shard: BigInt(b.shard), seqno: b.seqno, root_hash: b.rootHash, file_hash: b.fileHash });
@@ -175,6 +210,34 @@ const cases = [
   { name: "getAddressInformation (cached)", http: getInfo(cached.url), direct: directInfo },
   { name: "runGetMethod seqno (uncached)", http: runSeqno(uncached.url), direct: directSeqno },
 ];
+const isolation = baseline ? await isolationCost(baseline.url) : undefined;
+
+/** runGetMethod and estimateFee on this tree's tongate and on the baseline's, in the same run. */
+async function isolationCost(base: string) {
+  const out = [];
+  for (const [name, make] of [["runGetMethod seqno", runSeqno], ["estimateFee (wallet transfer)", fee]] as const) {
+    const now = make(uncached.url);
+    const before = make(base);
+    await request(now);
+    await request(before);
+    const pair = [() => request(now), () => request(before)];
+    await closedLoop(pair, 1, 1); // warm-up
+    const [nowLatency, beforeLatency] = await closedLoop(pair, 1, seconds);
+    const nowRps: number[] = [];
+    const beforeRps: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      nowRps.push((await throughput(now)).rps);
+      beforeRps.push((await throughput(before)).rps);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    out.push({
+      call: name,
+      latency_1_connection_ms: { isolated: nowLatency, baseline: beforeLatency, p50_ratio: round(beforeLatency!.p50 / nowLatency!.p50) },
+      throughput_rps: { connections, isolated: nowRps, baseline: beforeRps, ratio_of_medians: round(median(nowRps) / median(beforeRps)) },
+    });
+  }
+  return out;
+}
 
 const results = [];
 for (const c of cases) {
@@ -202,6 +265,7 @@ const report = {
   date: new Date().toISOString(),
   seconds,
   results,
+  ...(isolation ? { emulator_isolation: { baseline: baselineRef, rounds, ratio: "this tree / the baseline (throughput: medians of the rounds; latency: baseline p50 / this p50)", results: isolation, target: ">= 0.8" } } : {}),
   targets: { overhead_p50_ms: "<= 1 (uncached calls)", uncached_getAddressInformation_rps: ">= 2000", cached_rps: ">= 10000" },
   met: {
     overhead: results.filter((r) => r.call.includes("(uncached)")).every((r) => r.latency_1_connection_ms.overhead_p50 <= 1),
