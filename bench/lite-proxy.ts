@@ -225,15 +225,19 @@ async function isolationCost(base: string) {
     const [nowLatency, beforeLatency] = await closedLoop(pair, 1, seconds);
     const nowRps: number[] = [];
     const beforeRps: number[] = [];
+    let errors = 0;
     for (let i = 0; i < rounds; i++) {
-      nowRps.push((await throughput(now)).rps);
-      beforeRps.push((await throughput(before)).rps);
+      for (const [c, rps] of [[now, nowRps], [before, beforeRps]] as const) {
+        const f = await throughput(c);
+        rps.push(f.rps);
+        errors += f.errors;
+      }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     out.push({
       call: name,
       latency_1_connection_ms: { isolated: nowLatency, baseline: beforeLatency, p50_ratio: round(beforeLatency!.p50 / nowLatency!.p50) },
-      throughput_rps: { connections, isolated: nowRps, baseline: beforeRps, ratio_of_medians: round(median(nowRps) / median(beforeRps)) },
+      throughput_rps: { connections, isolated: nowRps, baseline: beforeRps, errors, ratio_of_medians: round(median(nowRps) / median(beforeRps)) },
     });
   }
   return out;
