@@ -132,7 +132,7 @@ const chainOption: OptionSpec = { name: "global-config", description: "TON globa
 const networkOption = (fallback?: string): OptionSpec => ({
   name: "network",
   default: fallback,
-  description: "the chain lite-proxy reads: a network whose global config is bundled in packages/liteclient/global-config (mainnet)" + (fallback === "localnet" ? ", or localnet (run in this process)" : ""),
+  description: "the chain lite-proxy reads: a network whose global config is bundled in packages/liteclient/global-config (mainnet, testnet)" + (fallback === "localnet" ? ", or localnet (run in this process)" : ""),
 });
 
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
