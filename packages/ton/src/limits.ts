@@ -18,3 +18,22 @@ export const MAX_EXT_MSG_DEPTH = 512;
 
 /** The elements of one TVM tuple (TUPLE's n is 0..255). */
 export const MAX_TUPLE_LENGTH = 255;
+/** Config param 43 max_acc_state_cells: the cells of an account's state. */
+export const MAX_ACC_STATE_CELLS = 65536;
+
+// tongate's bounds of a get-method's stack (API v2 and v3 alike). TON bounds a stack only by
+// gas; these keep a request within what the emulator and the renderers handle.
+
+/** The values of a get-method's input stack, the elements of its tuples and lists counted. */
+export const MAX_STACK_ENTRIES = 256;
+/** Tuples and lists within tuples and lists, in a stack given or returned. */
+export const MAX_TUPLE_NESTING = 16;
+/**
+ * The depth of an input stack as the emulator takes it (a VmStack cell: one level per entry
+ * above a value, plus the value's own cells and tuples). TON's emulator, compiled to
+ * WebAssembly, fails on deeper ones: measured, a cell 325 deep runs and one 330 deep traps,
+ * tuples nested 280 deep run and 300 deep trap.
+ */
+export const MAX_VM_STACK_DEPTH = 256;
+/** The cells of all the cell and slice entries of one input stack: as many as a message may carry. */
+export const MAX_STACK_CELLS = MAX_MSG_CELLS;

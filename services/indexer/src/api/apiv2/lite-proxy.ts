@@ -24,6 +24,7 @@ import {
   StackEntrySchema,
 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
 import { apiError } from "@tongate/runtime";
+import { MAX_STACK_ENTRIES } from "@tongate/ton";
 
 export type LiteProxyClient = Client<typeof LiteProxy>;
 
@@ -84,7 +85,13 @@ function fromV2(e: TvmStackEntry): StackEntry {
   return create(StackEntrySchema, { type: j.type, value: fromJson(ValueSchema, j.value) });
 }
 
+/**
+ * Runs the get-method through API v2's runGetMethodStd, which bounds the stack's cells and depth and
+ * the result. The number of entries is API v2's bound too (the proto's max_items says the same to the
+ * gateway and the OpenAPI document).
+ */
 export async function runGetMethod(lite: LiteProxyClient, req: RunGetMethodRequest): Promise<RunGetMethodResponse> {
+  if (req.stack.length > MAX_STACK_ENTRIES) throw apiError(422, `stack: ${req.stack.length} entries; a stack may have at most ${MAX_STACK_ENTRIES} values`);
   const stack = req.stack.map((e, i) => toV2(e, `stack[${i}]`));
   const r = await lite.runGetMethodStd({ address: req.address, method: req.method, stack });
   return create(RunGetMethodResponseSchema, { gasUsed: r.gasUsed, exitCode: r.exitCode, stack: r.stack.map(fromV2) });
