@@ -121,9 +121,23 @@ function checkCounts(h: Header, limits: BocLimits): void {
   const roots = limits.roots ?? ONE_ROOT;
   if (h.roots > roots.max) throw past("roots", h.roots, "root cells", roots);
   if (limits.cells && h.cells > limits.cells.max) throw past("cells", h.cells, "cells", limits.cells);
+}
+
+/** The header's counts against each other. */
+function checkHeader(h: Header): void {
   if (h.roots < 1) throw malformed("it has no root cell");
   if (h.absent !== 0) throw malformed(`it has ${count(h.absent)} absent cells`);
   if (h.roots > h.cells) throw malformed(`it has ${count(h.roots)} roots but ${count(h.cells)} cells`);
+}
+
+/** The header if it is one, else undefined: a malformed header is reported after the bounds. */
+function headerIfAny(bytes: Uint8Array): Header | undefined {
+  try {
+    return readHeader(bytes);
+  } catch (e) {
+    if (e instanceof BocError) return undefined;
+    throw e;
+  }
 }
 
 /** The size a BoC in base64 (or base64url) decodes to. */
@@ -148,17 +162,17 @@ function plainBase64Prefix(text: string): boolean {
 }
 
 /**
- * The root cells of a BoC given in base64 (or base64url), refused past `limits`: the size from the
- * text's length and the counts from its first 36 characters, before the rest is decoded.
+ * The root cells of a BoC given in base64 (or base64url), refused past `limits`: the counts from
+ * its first 36 characters and the size from the text's length, before the rest is decoded.
  */
 export function readBocBase64(text: string, limits: BocLimits): Cell[] {
+  if (plainBase64Prefix(text)) {
+    const h = headerIfAny(Buffer.from(text.slice(0, HEADER_CHARS), "base64"));
+    if (h) checkCounts(h, limits);
+  }
   if (limits.bytes) {
     const size = decodedSize(text);
     if (size > limits.bytes.max) throw past("bytes", size, "bytes", limits.bytes);
-  }
-  if (plainBase64Prefix(text)) {
-    const h = readHeader(Buffer.from(text.slice(0, HEADER_CHARS), "base64"));
-    if (h) checkCounts(h, limits);
   }
   return readBoc(Buffer.from(text, "base64"), limits);
 }
@@ -168,10 +182,12 @@ export function readBocBase64(text: string, limits: BocLimits): Cell[] {
  * otherwise) or when malformed, with a BocError whose message says which.
  */
 export function readBoc(bytes: Uint8Array, limits: BocLimits): Cell[] {
+  const early = headerIfAny(bytes);
+  if (early) checkCounts(early, limits);
   if (limits.bytes && bytes.length > limits.bytes.max) throw past("bytes", bytes.length, "bytes", limits.bytes);
   const h = readHeader(bytes);
   if (!h) throw malformed(`its ${bytes.length} bytes end inside the header`);
-  checkCounts(h, limits);
+  checkHeader(h);
   const end = h.data + h.totalCellsSize;
   if (bytes.length < end + (h.hasCrc ? 4 : 0)) throw malformed(`its header announces ${count(end + (h.hasCrc ? 4 : 0))} bytes, it has ${count(bytes.length)}`);
   if (h.hasCrc) {
