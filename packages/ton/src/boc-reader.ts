@@ -9,7 +9,7 @@
 // serialized_boc_idx_crc32c#acc3a728). Absent cells are not accepted.
 import { BitString, Cell } from "@ton/core";
 import { crc32c } from "./boc.js";
-import { MAX_CELL_DEPTH } from "./limits.js";
+import { MAX_CELL_DEPTH, MAX_EXT_MSG_DEPTH, MAX_EXT_MSG_SIZE, MAX_MSG_CELLS } from "./limits.js";
 
 /** One bound: the largest accepted value and where it comes from ("config param 43 max_msg_cells"). */
 export interface BocBound {
@@ -28,6 +28,13 @@ export interface BocLimits {
   /** The depth of the deepest cell (a cell without references is 0 deep). */
   depth?: BocBound;
 }
+
+/** An inbound external message, as validators and liteservers take one (config param 43). */
+export const EXTERNAL_MESSAGE_LIMITS: BocLimits = {
+  bytes: { max: MAX_EXT_MSG_SIZE, why: "config param 43 max_ext_msg_size" },
+  cells: { max: MAX_MSG_CELLS, why: "config param 43 max_msg_cells" },
+  depth: { max: MAX_EXT_MSG_DEPTH, why: "config param 43 max_ext_msg_depth" },
+};
 
 /**
  * A BoC this reader does not accept. `bound` names the bound it is past, or is undefined when

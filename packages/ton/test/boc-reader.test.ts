@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { beginCell, Cell, Dictionary, generateMerkleProof } from "@ton/core";
 import { describe, expect, it } from "vitest";
-import { BocError, crc32c, MAX_EXT_MSG_DEPTH, MAX_EXT_MSG_SIZE, MAX_MSG_CELLS, readBoc, readBocBase64, serializeBoc, type BocLimits } from "../src/index.js";
+import { BocError, crc32c, EXTERNAL_MESSAGE_LIMITS, readBoc, readBocBase64, serializeBoc, type BocLimits } from "../src/index.js";
 
 // /work/shared/fixtures (see its README.md)
 const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
@@ -11,11 +11,7 @@ const fixtures = (dir: string): string[] =>
     .sort()
     .map((f) => `${dir}${f}`);
 
-const EXTERNAL: BocLimits = {
-  bytes: { max: MAX_EXT_MSG_SIZE, why: "config param 43 max_ext_msg_size" },
-  cells: { max: MAX_MSG_CELLS, why: "config param 43 max_msg_cells" },
-  depth: { max: MAX_EXT_MSG_DEPTH, why: "config param 43 max_ext_msg_depth" },
-};
+const EXTERNAL = EXTERNAL_MESSAGE_LIMITS;
 const ANY: BocLimits = { roots: { max: 1 << 20 }, cells: { max: 1 << 24 } };
 
 const hashes = (cells: Cell[]) => cells.map((c) => c.hash().toString("hex"));
