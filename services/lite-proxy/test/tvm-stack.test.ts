@@ -102,6 +102,14 @@ describe("parseVmStack", () => {
     expect(performance.now() - t0).toBeLessThan(2000);
   });
 
+  it("a cell 1,023 deep (TON's deepest): its BoC in the typed form, a 422 in the legacy one", () => {
+    const deep = chain(1_024);
+    const items = parseVmStack(serializeTuple([{ type: "cell", cell: deep }]));
+    const typed = typedProto(items[0]!);
+    expect(typed.variant.case === "cell" && Buffer.from(typed.variant.value.cell!.bytes).equals(deep.toBoc({ idx: false, crc32: false }))).toBe(true);
+    expect(refused(() => legacyStackJson(items))).toMatch(/^stack\[0\]: the legacy form of the result is too large: its cells are more than 128 deep/);
+  });
+
   it("a cell repeated in a tuple past 8 MiB of BoCs: a 422", () => {
     let big = Cell.EMPTY;
     for (let i = 0; i < 400; i++) big = beginCell().storeBuffer(Buffer.alloc(120, i)).storeRef(big).endCell(); // ~50 kB of BoC
