@@ -9,6 +9,7 @@
 // serialized_boc_idx_crc32c#acc3a728). Absent cells are not accepted.
 import { BitString, Cell } from "@ton/core";
 import { crc32c } from "./boc.js";
+import { formatCount as count } from "./format-error.js";
 import { MAX_CELL_DEPTH, MAX_EXT_MSG_DEPTH, MAX_EXT_MSG_SIZE, MAX_MSG_CELLS } from "./limits.js";
 
 /** One bound: the largest accepted value and where it comes from ("config param 43 max_msg_cells"). */
@@ -56,11 +57,6 @@ const MAGIC_IDX_CRC32C = 0xacc3a728;
 
 const ONE_ROOT: BocBound = { max: 1 };
 const CELL_DEPTH: BocBound = { max: MAX_CELL_DEPTH, why: "the depth of a TON cell" };
-
-/** 150000 → "150,000" (toLocaleString's first call costs ~20 ms of ICU set-up). */
-function count(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
-}
 
 function past(bound: keyof BocLimits, value: number, unit: string, b: BocBound): BocError {
   if (bound === "roots" && b.max === 1) return new BocError(`a BoC with one root cell is expected, it has ${value}`, bound);

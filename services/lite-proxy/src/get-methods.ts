@@ -2,6 +2,7 @@
 // stack entries), both through runSmcMethod.
 import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { ListValueSchema } from "@bufbuild/protobuf/wkt";
+import { MAX_TUPLE_NESTING } from "@tongate/ton";
 import {
   RunGetMethodResponseSchema,
   RunGetMethodStdResponseSchema,
@@ -13,7 +14,6 @@ import { addressParam, tonBlockId, transactionId } from "./values.js";
 import { runSmcMethod } from "./smc.js";
 import { legacyStack, typedStack, type Json } from "./stack-input.js";
 import { legacyStackJson, MAX_LEGACY_CELL_DEPTH, typedProto } from "./tvm-stack.js";
-import { MAX_TUPLE_NESTING } from "@tongate/ton";
 
 /** The JSON levels of a legacy entry: its cell objects (two levels per cell) or nested tuples (three per tuple), with room. */
 const LEGACY_JSON_LEVELS = 2 * MAX_LEGACY_CELL_DEPTH + 3 * MAX_TUPLE_NESTING + 16;

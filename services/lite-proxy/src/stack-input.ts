@@ -10,14 +10,13 @@
 // TON's emulator cannot exceed.
 import { beginCell, serializeTupleItem, type Cell, type TupleItem } from "@ton/core";
 import { apiError } from "@tongate/runtime";
-import { BocError, MAX_MSG_CELLS, MAX_STACK_CELLS, MAX_STACK_ENTRIES, MAX_TUPLE_LENGTH, MAX_TUPLE_NESTING, MAX_VM_STACK_DEPTH, readBocBase64 } from "@tongate/ton";
+import { BocError, formatCount as count, MAX_MSG_CELLS, MAX_STACK_CELLS, MAX_STACK_ENTRIES, MAX_TUPLE_LENGTH, MAX_TUPLE_NESTING, MAX_VM_STACK_DEPTH, readBocBase64 } from "@tongate/ton";
 import type { TvmStackEntry } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 
 /** A JSON value as the gateway hands over google.protobuf.Value contents. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const bad = (path: string, what: string) => apiError(422, `${path}: ${what}`);
-const count = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ",");
 
 const INT257_MAX = (1n << 256n) - 1n;
 const INT257_MIN = -(1n << 256n);
@@ -25,7 +24,7 @@ const INT257_MIN = -(1n << 256n);
 const MAX_NUMBER_CHARS = 100;
 
 /** What one stack has used of its bounds so far. */
-export class StackBudget {
+class StackBudget {
   private entries = 0;
   private cells = 0;
 

@@ -12,7 +12,7 @@ import { create } from "@bufbuild/protobuf";
 import { Cell, type Slice, type TupleItem } from "@ton/core";
 import type { StackItem } from "@tongate/contracts";
 import { apiError } from "@tongate/runtime";
-import { MAX_TUPLE_NESTING } from "@tongate/ton";
+import { formatCount as count, MAX_TUPLE_NESTING } from "@tongate/ton";
 import { TvmStackEntrySchema, type TvmStackEntry } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import type { Json } from "./stack-input.js";
 import { cellBoc } from "./values.js";
@@ -30,7 +30,6 @@ export const MAX_LEGACY_CELLS = 16_384;
 /** The depth of a legacy cell object (a cell 128 deep is 257 levels of JSON objects and arrays). */
 export const MAX_LEGACY_CELL_DEPTH = 128;
 
-const count = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ",");
 const resultPast = (what: string) => apiError(422, `the get-method's result is past a bound: ${what}`);
 
 // ---------------------------------------------------------------------------
