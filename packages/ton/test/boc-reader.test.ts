@@ -103,16 +103,23 @@ describe("readBoc refuses past its bounds, saying which", () => {
   it("a million-cell BoC from its header, in microseconds", () => {
     const bytes = chainBoc(1_000_000);
     const text = bytes.toString("base64");
-    const t0 = performance.now();
     const e1 = refused(() => readBoc(bytes, EXTERNAL));
     const e2 = refused(() => readBocBase64(text, EXTERNAL));
     const e3 = refused(() => readBocBase64(text, { bytes: EXTERNAL.bytes }));
-    const ms = performance.now() - t0;
+    // the best of a few runs, so that a busy machine's pauses do not count
+    let ms = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      refused(() => readBoc(bytes, EXTERNAL));
+      refused(() => readBocBase64(text, EXTERNAL));
+      refused(() => readBocBase64(text, { bytes: EXTERNAL.bytes }));
+      ms = Math.min(ms, performance.now() - t0);
+    }
     expect(e1.message).toBe("1,000,000 cells; at most 8,192 are accepted (config param 43 max_msg_cells)");
     expect(e2.message).toBe(e1.message);
     expect(e3.message).toBe("5,000,018 bytes; at most 65,535 are accepted (config param 43 max_ext_msg_size)");
     expect([e1.bound, e2.bound, e3.bound]).toEqual(["cells", "cells", "bytes"]);
-    expect(ms).toBeLessThan(5);
+    expect(ms).toBeLessThan(1);
   });
 
   it("150,000 cells", () => {
