@@ -33,7 +33,7 @@ const common: OptionSpec[] = [
 ];
 const gatewayOptions: OptionSpec[] = [
   { name: "port", default: "8081", description: "HTTP port of the gateway" },
-  { name: "host", default: "0.0.0.0", description: "address the gateway listens on" },
+  { name: "host", description: "address the gateway listens on (default 0.0.0.0; `start` on a localnet: 127.0.0.1, this machine only: --host 0.0.0.0 opens it)" },
   { name: "call-timeout-ms", default: "10000", description: "deadline of one service call" },
   { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
   { name: "cache-max-bytes", default: String(64 << 20), description: "memory budget of the answer cache (TTLs per method in the contract); 0 turns it off" },
@@ -146,10 +146,12 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         o = { ...o, globalConfig: localnet.globalConfig };
         // a localnet is for one developer: keyless requests from this machine are not limited unless asked
         if (o.ratelimit === undefined && o["keyless-loopback"] === undefined) o = { ...o, "keyless-loopback": "off" };
+        // and a development chain's API is for this machine only, unless --host opens it to the network
+        if (o.host === undefined) o = { ...o, host: "127.0.0.1" };
       }
       const hosted = await startHost(serviceModules, o, log);
       const gateway = await startGateway(o, log, hosted.upstreams(), hosted);
-      banner(o, log, gateway.url, localnet);
+      banner(o, log, gateway, localnet);
       return async () => {
         await gateway.stop();
         await hosted.close();
@@ -274,7 +276,16 @@ async function indexCommand(o: Record<string, unknown>, log: Logger): Promise<()
   }
 }
 
-async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], hosted: ServiceHost): Promise<{ url: string; stop: () => Promise<void> }> {
+interface StartedGateway {
+  url: string;
+  /** The address it listens on as bound, e.g. "127.0.0.1:8081" or "0.0.0.0:8081". */
+  listen: string;
+  /** Whether only this machine can reach it (bound to a loopback address). */
+  loopbackOnly: boolean;
+  stop: () => Promise<void>;
+}
+
+async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], hosted: ServiceHost): Promise<StartedGateway> {
   const gateway = new Gateway({
     upstreams,
     health: hosted.health(),
@@ -287,20 +298,28 @@ async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: 
   });
   const port = Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port ${o.port} is not a port number`);
-  const server = await listenGateway(gateway, { host: o.host as string, port });
+  const server = await listenGateway(gateway, { host: typeof o.host === "string" ? o.host : "0.0.0.0", port });
   log.info({ url: `http://${server.address.host}:${server.address.port}`, routes: gateway.routes.byPath.size }, "gateway listening");
   // a wildcard address is reached on loopback from this machine
   const host = ["0.0.0.0", "::", ""].includes(server.address.host) ? "127.0.0.1" : server.address.host.includes(":") ? `[${server.address.host}]` : server.address.host;
-  return { url: `http://${host}:${server.address.port}`, stop: () => server.close() };
+  const bound = server.address.host;
+  return {
+    url: `http://${host}:${server.address.port}`,
+    listen: `${bound.includes(":") ? `[${bound}]` : bound}:${server.address.port}`,
+    loopbackOnly: bound === "::1" || bound.startsWith("127."),
+    stop: () => server.close(),
+  };
 }
 
 /** The end of `tongate start`: where everything is, as a short block on a terminal, else one JSON event. */
-function banner(o: Record<string, unknown>, log: Logger, url: string, localnet: StartedLocalnet | undefined): void {
+function banner(o: Record<string, unknown>, log: Logger, gateway: StartedGateway, localnet: StartedLocalnet | undefined): void {
+  const url = gateway.url;
   const globalConfig = o["global-config"] ?? o["write-global-config"];
   const rateLimit =
     o.ratelimit === "off" ? "off" : o["keyless-loopback"] === "off" ? "on, except keyless requests from loopback (--ratelimit on limits them too)" : "on (keyless: the ratelimit service's keyless rate per client address)";
   const fields = {
     gateway: url,
+    listen: gateway.listen,
     docs: { v2: `${url}/api/v2/`, v3: `${url}/api/v3/` },
     network: localnet ? "localnet" : (o.network as string | undefined) ?? "custom",
     globalConfig: typeof globalConfig === "string" ? globalConfig : undefined,
@@ -315,7 +334,7 @@ function banner(o: Record<string, unknown>, log: Logger, url: string, localnet: 
     return;
   }
   const rows: [string, string][] = [
-    ["gateway", url],
+    ["gateway", `${url}   (${gateway.loopbackOnly ? "this machine only; --host 0.0.0.0 opens it" : `listening on ${gateway.listen}`})`],
     ["API v2 docs", `${fields.docs.v2}   (Swagger UI)`],
     ["API v3 docs", `${fields.docs.v3}   (Swagger UI)`],
   ];
