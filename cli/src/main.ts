@@ -21,7 +21,7 @@ import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@ton
 import { readFile, writeFile } from "node:fs/promises";
 import { buildShardState, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
 import { installSpeedShims } from "@tongate/ton";
-import { findService, serviceModules, startHost, upstreamsOf } from "./services.js";
+import { DEFAULT_CHAIN_HALT_AFTER_S, findService, serviceModules, startHost, upstreamsOf } from "./services.js";
 import { rateLimitService } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
@@ -123,10 +123,20 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = fa
   };
 }
 
+/** When a localnet sealing every --block-interval ms has halted: 12 blocks missed, at least 20 s; 0 (never) when it seals on demand. */
+function localnetHaltAfterSeconds(o: Record<string, unknown>): number {
+  const interval = intOption(o, "block-interval", (n) => n >= 0, "milliseconds between blocks, 0 or more");
+  return interval === 0 ? 0 : Math.max(20, Math.ceil((12 * interval) / 1000));
+}
+
 /** The ratelimit service's options, where it runs in the process (`start` has --data-dir already, from localnet: one directory for both). */
 const rateLimitFlags = (withDataDir: boolean): OptionSpec[] => rateLimitService.flags.filter((s) => withDataDir || s.name !== "data-dir");
 
 const chainOption: OptionSpec = { name: "global-config", description: "TON global config (JSON file) of the liteservers lite-proxy reads the chain from; overrides --network" };
+const chainHaltOption: OptionSpec = {
+  name: "chain-halt-after",
+  description: `seconds without a new masterchain block after which /healthz says the chain halted ("degraded"); default ${DEFAULT_CHAIN_HALT_AFTER_S} (mainnet's blocks come every ~5 s), \`start\` on a localnet: 12 × --block-interval, at least 20 s, not judged with --block-interval 0; 0: never`,
+};
 const networkOption = (fallback?: string): OptionSpec => ({
   name: "network",
   default: fallback,
@@ -136,7 +146,7 @@ const networkOption = (fallback?: string): OptionSpec => ({
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...indexService.flags, ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, chainHaltOption, ...localnetOptions("liteserver"), ...rateLimitFlags(false), ...indexService.flags, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       let localnet: StartedLocalnet | undefined;
@@ -148,6 +158,8 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         if (o.ratelimit === undefined && o["keyless-loopback"] === undefined) o = { ...o, "keyless-loopback": "off" };
         // and a development chain's API is for this machine only, unless --host opens it to the network
         if (o.host === undefined) o = { ...o, host: "127.0.0.1" };
+        // its blocks come every --block-interval; with 0 it seals on demand, and a quiet chain is no halt
+        if (o["chain-halt-after"] === undefined) o = { ...o, "chain-halt-after": String(localnetHaltAfterSeconds(o)) };
       }
       const hosted = await startHost(serviceModules, o, log);
       const gateway = await startGateway(o, log, hosted.upstreams(), hosted);
@@ -173,6 +185,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics (the calls' and the services' own) and /healthz of these services (default: off)" },
       networkOption(),
       chainOption,
+      chainHaltOption,
       ...rateLimitFlags(true),
       ...indexService.flags,
       ...common,
@@ -198,7 +211,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...rateLimitFlags(true), ...indexService.flags, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, chainHaltOption, ...rateLimitFlags(true), ...indexService.flags, ...common],
     async run(o, log) {
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];
