@@ -12,18 +12,22 @@ import { startClickHouseHttp, type ClickHouseHttp } from "../support/clickhouse-
 import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";
 
-const HALT_AFTER_MS = 1500;
+const HALT_AFTER_MS = 2000;
 
 let net: Localnet;
 let clickhouse: ClickHouseHttp;
 let t: Embedded;
 let sealer: NodeJS.Timeout | undefined;
 
+let sealing: Promise<unknown> = Promise.resolve();
+
 /** Seals a block every 250 ms, as a localnet with --block-interval 250 does, until stopSealing(). */
-const startSealing = () => (sealer ??= setInterval(() => void net.chain.seal(), 250));
-const stopSealing = () => {
+const startSealing = () => (sealer ??= setInterval(() => (sealing = net.chain.seal()), 250));
+/** Stops sealing; resolves once the last seal has landed. */
+const stopSealing = async () => {
   clearInterval(sealer);
   sealer = undefined;
+  await sealing;
 };
 
 beforeAll(async () => {
@@ -32,7 +36,7 @@ beforeAll(async () => {
   clickhouse = await startClickHouseHttp();
   const pool = () => LiteserverPool.fromGlobalConfig(net.globalConfig(), { probeIntervalMs: 200, haltAfterMs: HALT_AFTER_MS });
   t = await startEmbedded(
-    { globalConfig: net.globalConfig(), index: "off", "clickhouse-url": clickhouse.url, "key-index": "off", clickhouseProbe: { everyMs: 200, timeoutMs: 1000 } },
+    { globalConfig: net.globalConfig(), index: "off", "clickhouse-url": clickhouse.url, "key-index": "off", clickhouseProbe: { everyMs: 200, timeoutMs: 1500 } },
     {},
     [provide(liteClientKey, pool)],
   );
@@ -40,7 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  stopSealing();
+  await stopSealing();
   clickhouse?.resume();
   await t?.close();
   await clickhouse?.close();
@@ -70,13 +74,12 @@ describe("/healthz", () => {
   });
 
   it("says degraded (200) with the reason when the chain stops advancing, and ok when blocks come again", async () => {
-    stopSealing();
-    await new Promise((r) => setTimeout(r, 300)); // a seal in flight lands
+    await stopSealing();
     const last = net.chain.lastMasterchain!.id.seqno;
     const h = await healthUntil((x) => x.body.status === "degraded");
     expect(h.status).toBe(200);
     expect(h.body.status).toBe("degraded");
-    expect(h.body.reasons).toEqual([expect.stringMatching(new RegExp(`^chain: no new masterchain block for \\d+ s, last seqno ${last}$`))]);
+    expect(h.body.reasons).toContainEqual(expect.stringMatching(new RegExp(`^chain: no new masterchain block for \\d+ s, last seqno ${last}$`)));
     expect(h.body.detail.dependencies.chain.ok).toBe(false);
     // API v2 still answers meanwhile (the newest block it has)
     const v2 = await getJson(`${t.url}/api/v2/getMasterchainInfo`);
@@ -91,7 +94,7 @@ describe("/healthz", () => {
     const h = await healthUntil((x) => x.status === 503);
     expect(h.status).toBe(503);
     expect(h.body.status).toBe("unavailable");
-    expect(h.body.reasons).toEqual([expect.stringMatching(/^clickhouse \(server\): no answer to SELECT 1 (for|within) [\d.]+ s; API v3 cannot answer$/)]);
+    expect(h.body.reasons).toContainEqual(expect.stringMatching(/^clickhouse \(server\): no answer to SELECT 1 (for|within) [\d.]+ s; API v3 cannot answer$/));
     expect(h.body.detail.indexer.clickhouse).toMatchObject({ mode: "server", state: "down", lastAnswerAt: expect.any(String) });
     // the chain side answers meanwhile
     expect((await getJson(`${t.url}/api/v2/getMasterchainInfo`)).status).toBe(200);
