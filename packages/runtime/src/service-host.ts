@@ -134,7 +134,8 @@ export class ServiceHost {
           dependencies[d.name] = { ok: d.ok, ...(d.detail !== undefined ? { detail: d.detail } : {}) };
           if (d.ok) continue;
           degraded = true;
-          reasons.push(d.reason ?? `${d.name}: down`);
+          // a service that cannot answer without it has named it already
+          if (!reasons.some((r) => r.startsWith(`${d.name}:`))) reasons.push(d.reason ?? `${d.name}: down`);
         }
       }
       if (Object.keys(dependencies).length === 0) return h;
