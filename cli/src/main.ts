@@ -12,6 +12,7 @@ import {
   remoteTransport,
   serveMetrics,
   usage,
+  type HealthContributor,
   type Logger,
   type MetricsSource,
   type OptionSpec,
@@ -79,6 +80,8 @@ function libraryCells(files: string[]): Promise<ReturnType<typeof libraryFromBoc
 
 interface StartedLocalnet {
   stop: () => Promise<void>;
+  /** The state of the localnet's own emulator processes (collation, checks), for /healthz. */
+  health: HealthContributor;
   globalConfig: object;
   control: string;
   liteservers: string[];
@@ -118,6 +121,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = fa
     control: `http://${parseListen(o.control as string).host}:${control.port}`,
     liteservers: net.liteservers.map((l) => `${l.host}:${l.port}`),
     wallets: net.genesis.wallets.map((w) => ({ version: String(w.version), address: w.address.toString({ bounceable: false }) })),
+    health: { health: () => ({ ...net.chain.executor.pool.health(), name: "localnet-emulator" }) },
     stop: async () => {
       await control.close();
       await net.close();
@@ -164,6 +168,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         if (o["chain-halt-after"] === undefined) o = { ...o, "chain-halt-after": String(localnetHaltAfterSeconds(o)) };
       }
       const hosted = await startHost(serviceModules, o, log);
+      if (localnet) hosted.addHealth(localnet.health);
       const gateway = await startGateway(o, log, hosted.upstreams(), hosted);
       banner(o, log, gateway, localnet);
       return async () => {
