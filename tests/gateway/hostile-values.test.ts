@@ -109,9 +109,10 @@ describe("a 500-deep cell, where it used to stop the process", () => {
     await stillServing();
   });
 
-  it("as a public library (the control API): answered, ClickHouse and the chain go on", async () => {
+  it("as a public library (the control API): refused naming the bound, ClickHouse and the chain go on", async () => {
     const r = await fetch(`http://127.0.0.1:${control.port}/localnet/libraries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ boc: DEEP }) });
-    expect(r.status).toBeLessThan(500);
+    expect(r.status).toBe(422);
+    expect(((await r.json()) as { error: string }).error).toMatch(/499 cells deep; at most 256/);
     await stillServing();
     await indexed();
   });
