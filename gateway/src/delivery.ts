@@ -1,39 +1,55 @@
 // Answers on their way to the clients. A client that does not read its answers is dropped (its
-// connection closed) and what it left unread is freed, so slow or stalled clients cannot hold the
-// gateway's memory:
-// - every answer must be taken by the client's socket within the send timeout, counted from the moment
-//   it is written in full (for an answer queued behind earlier ones on a pipelining connection, too);
+// connection reset) and what it left unread is freed, so slow or stalled clients cannot hold memory:
+// - every answer must be taken within the send timeout, counted from the moment it is written in full
+//   (for an answer queued behind earlier ones on a pipelining connection, too): by the client's socket
+//   in the process, and — for a large answer the kernel took whole — acknowledged by the client
+//   (kernel-queue.ts; Linux only): a client that does not read leaves it queued in the kernel;
 // - the bytes of answers a connection has not taken stay under a bound: an answer that would pass it
 //   drops the connection instead of being queued. One answer of any size is always sent on a connection
 //   that has nothing unread, so the bound never refuses a large answer to a client that reads.
 // Node pauses reading a connection whose answers are not taken, but only after the requests of the
-// chunk at hand: one chunk of small pipelined requests can ask for hundreds of large answers.
+// chunk at hand: one chunk of small pipelined requests can ask for hundreds of large answers. A reset
+// (not a close) frees what the kernel holds for the client too.
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { KernelQueues } from "./kernel-queue.js";
 
 export interface DeliveryOptions {
   /** Time a client has to take an answer once it is written, ms. */
   sendTimeoutMs: number;
-  /** Bytes of answers one connection may leave unread before it is dropped. */
+  /** Bytes of answers one connection may leave unread in the process before it is dropped. */
   maxUnreadBytes: number;
 }
 
 export type DropReason = "send_timeout" | "unread_bytes";
 
-interface Unread {
+/**
+ * Answers at least this large are followed into the kernel: smaller ones left unread cost the kernel
+ * little per connection (and the keep-alive timeout closes an idle connection).
+ */
+const KERNEL_FOLLOW_BYTES = 64 * 1024;
+
+/** One answer on its way. */
+interface Sending {
   bytes: number;
   timer: NodeJS.Timeout;
+  /** The process handed it to the kernel whole. */
+  taken: boolean;
 }
 
-/** The answers a connection has not taken yet. */
+/** What one connection has on its way. */
 interface Connection {
-  bytes: number;
-  readonly answers: Set<Unread>;
+  /** Bytes of its answers still in the process. */
+  unread: number;
+  readonly sending: Set<Sending>;
+  /** Answers written on it so far: a new one means the client asked again, having read the ones before. */
+  written: number;
 }
 
 export class Delivery {
   private readonly connections = new WeakMap<Socket, Connection>();
   private unread = 0;
+  private readonly kernel = KernelQueues.available() ? new KernelQueues() : undefined;
 
   constructor(
     private readonly o: DeliveryOptions,
@@ -45,7 +61,7 @@ export class Delivery {
     return this.o.sendTimeoutMs;
   }
 
-  /** Bytes of answers written and not yet taken by their clients, over all connections. */
+  /** Bytes of answers written and not yet handed to the kernel, over all connections. */
   get unreadBytes(): number {
     return this.unread;
   }
@@ -53,45 +69,74 @@ export class Delivery {
   /** Whether an answer of `bytes` may be written on `socket`: false when its client already leaves too much unread. */
   admits(socket: Socket, bytes: number): boolean {
     const c = this.connections.get(socket);
-    return !c || c.bytes === 0 || c.bytes + bytes <= this.o.maxUnreadBytes;
+    return !c || c.unread === 0 || c.unread + bytes <= this.o.maxUnreadBytes;
   }
 
   /** Follows an answer written in full (about `bytes` long) until its client has taken it; drops the client if it does not within the send timeout. */
   watch(socket: Socket, res: ServerResponse, bytes: number): void {
-    if (res.writableFinished || res.destroyed || socket.destroyed) return;
-    let c = this.connections.get(socket);
-    if (!c) {
-      const conn: Connection = { bytes: 0, answers: new Set() };
-      this.connections.set(socket, conn);
-      // Answers queued behind others on a connection that closes are not all told so: settle them here.
-      socket.once("close", () => {
-        for (const u of conn.answers) this.settle(conn, u);
-        this.connections.delete(socket);
-      });
-      c = conn;
-    }
-    const conn = c;
-    const u: Unread = { bytes, timer: setTimeout(() => this.drop(socket, "send_timeout"), this.o.sendTimeoutMs) };
-    u.timer.unref();
-    conn.answers.add(u);
-    conn.bytes += bytes;
+    if (res.destroyed || socket.destroyed) return;
+    const c = this.connectionOf(socket);
+    c.written++;
+    const follow = this.kernel !== undefined && bytes >= KERNEL_FOLLOW_BYTES;
+    if (res.writableFinished && !follow) return;
+    const written = c.written;
+    const s: Sending = { bytes, taken: false, timer: setTimeout(() => void this.expire(socket, c, s, written), this.o.sendTimeoutMs) };
+    s.timer.unref();
+    c.sending.add(s);
+    c.unread += bytes;
     this.unread += bytes;
-    const taken = () => this.settle(conn, u);
-    res.once("finish", taken);
-    res.once("close", taken);
+    if (res.writableFinished) this.taken(c, s, follow);
+    else res.once("finish", () => this.taken(c, s, follow));
   }
 
-  /** Closes a client's connection, freeing every answer it had not taken. */
+  /** Resets a client's connection, freeing every answer it had not taken, in the process and in the kernel. */
   drop(socket: Socket, reason: DropReason): void {
     if (socket.destroyed) return;
-    socket.destroy();
+    socket.resetAndDestroy();
     this.dropped(reason);
   }
 
-  private settle(c: Connection, u: Unread): void {
-    if (!c.answers.delete(u)) return;
-    clearTimeout(u.timer);
-    c.bytes -= u.bytes;
-    this.unread -= u.bytes;
+  private connectionOf(socket: Socket): Connection {
+    const known = this.connections.get(socket);
+    if (known) return known;
+    const c: Connection = { unread: 0, sending: new Set(), written: 0 };
+    this.connections.set(socket, c);
+    // Answers queued behind others on a connection that closes are not all told so: they end here.
+    socket.once("close", () => {
+      for (const s of c.sending) {
+        this.release(c, s);
+        clearTimeout(s.timer);
+      }
+      c.sending.clear();
+      this.connections.delete(socket);
+    });
+    return c;
+  }
+
+  /** The answer left the process (`follow`: its timer stays, to see whether the client reads it). */
+  private taken(c: Connection, s: Sending, follow: boolean): void {
+    this.release(c, s);
+    if (!follow) this.settle(c, s);
+  }
+
+  private release(c: Connection, s: Sending): void {
+    if (s.taken) return;
+    s.taken = true;
+    c.unread -= s.bytes;
+    this.unread -= s.bytes;
+  }
+
+  private async expire(socket: Socket, c: Connection, s: Sending, written: number): Promise<void> {
+    // Still in the process: the connection's close releases it.
+    if (!s.taken) return this.drop(socket, "send_timeout");
+    this.settle(c, s);
+    // Taken by the kernel: has the client read it? Asking again says so; else what the kernel still holds.
+    if (c.written !== written || socket.destroyed) return;
+    const queued = await this.kernel?.queued(socket);
+    if (queued !== undefined && queued > 0 && c.written === written) this.drop(socket, "send_timeout");
+  }
+
+  private settle(c: Connection, s: Sending): void {
+    if (c.sending.delete(s)) clearTimeout(s.timer);
   }
 }
