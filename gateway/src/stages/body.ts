@@ -11,13 +11,19 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      throw new HttpError(413, `the request body is larger than ${limit} bytes`);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) {
+        req.resume();
+        throw new HttpError(413, `the request body is larger than ${limit} bytes`);
+      }
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    // the client went away while sending it: its mistake (or its network's), not a failure here
+    throw new HttpError(400, `the request body was cut off (${(e as Error).message})`);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
