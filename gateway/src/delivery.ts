@@ -3,7 +3,8 @@
 // - every answer must be taken within the send timeout, counted from the moment it is written in full
 //   (for an answer queued behind earlier ones on a pipelining connection, too): by the client's socket
 //   in the process, and — for a large answer the kernel took whole — acknowledged by the client
-//   (kernel-queue.ts; Linux only): a client that does not read leaves it queued in the kernel;
+//   (kernel-queue.ts; Linux only): a client that does not read leaves it queued in the kernel, and a
+//   client that sends a request after an answer left the process has read that answer;
 // - the bytes of answers a connection has not taken stay under a bound: an answer that would pass it
 //   drops the connection instead of being queued. One answer of any size is always sent on a connection
 //   that has nothing unread, so the bound never refuses a large answer to a client that reads.
@@ -35,6 +36,8 @@ interface Sending {
   timer: NodeJS.Timeout;
   /** The process handed it to the kernel whole. */
   taken: boolean;
+  /** The connection's requests when it was taken. */
+  requestsThen: number;
 }
 
 /** What one connection has on its way. */
@@ -42,8 +45,8 @@ interface Connection {
   /** Bytes of its answers still in the process. */
   unread: number;
   readonly sending: Set<Sending>;
-  /** Answers written on it so far: a new one means the client asked again, having read the ones before. */
-  written: number;
+  /** Requests received on it so far: one received after an answer left the process means the client read that answer. */
+  requests: number;
 }
 
 export class Delivery {
@@ -72,15 +75,19 @@ export class Delivery {
     return !c || c.unread === 0 || c.unread + bytes <= this.o.maxUnreadBytes;
   }
 
+  /** Counts a request received on `socket` (a client that asks again has read its earlier answers). */
+  received(socket: Socket): void {
+    const c = this.connections.get(socket);
+    if (c) c.requests++;
+  }
+
   /** Follows an answer written in full (about `bytes` long) until its client has taken it; drops the client if it does not within the send timeout. */
   watch(socket: Socket, res: ServerResponse, bytes: number): void {
     if (res.destroyed || socket.destroyed) return;
-    const c = this.connectionOf(socket);
-    c.written++;
     const follow = this.kernel !== undefined && bytes >= KERNEL_FOLLOW_BYTES;
     if (res.writableFinished && !follow) return;
-    const written = c.written;
-    const s: Sending = { bytes, taken: false, timer: setTimeout(() => void this.expire(socket, c, s, written), this.o.sendTimeoutMs) };
+    const c = this.connectionOf(socket);
+    const s: Sending = { bytes, taken: false, requestsThen: 0, timer: setTimeout(() => void this.expire(socket, c, s), this.o.sendTimeoutMs) };
     s.timer.unref();
     c.sending.add(s);
     c.unread += bytes;
@@ -99,7 +106,7 @@ export class Delivery {
   private connectionOf(socket: Socket): Connection {
     const known = this.connections.get(socket);
     if (known) return known;
-    const c: Connection = { unread: 0, sending: new Set(), written: 0 };
+    const c: Connection = { unread: 0, sending: new Set(), requests: 0 };
     this.connections.set(socket, c);
     // Answers queued behind others on a connection that closes are not all told so: they end here.
     socket.once("close", () => {
@@ -122,18 +129,20 @@ export class Delivery {
   private release(c: Connection, s: Sending): void {
     if (s.taken) return;
     s.taken = true;
+    s.requestsThen = c.requests;
     c.unread -= s.bytes;
     this.unread -= s.bytes;
   }
 
-  private async expire(socket: Socket, c: Connection, s: Sending, written: number): Promise<void> {
+  private async expire(socket: Socket, c: Connection, s: Sending): Promise<void> {
     // Still in the process: the connection's close releases it.
     if (!s.taken) return this.drop(socket, "send_timeout");
     this.settle(c, s);
-    // Taken by the kernel: has the client read it? Asking again says so; else what the kernel still holds.
-    if (c.written !== written || socket.destroyed) return;
+    // Taken by the kernel: has the client read it? Asking again since says so; else what the kernel still holds.
+    const readSince = () => c.requests !== s.requestsThen;
+    if (readSince() || socket.destroyed) return;
     const queued = await this.kernel?.queued(socket);
-    if (queued !== undefined && queued > 0 && c.written === written) this.drop(socket, "send_timeout");
+    if (queued !== undefined && queued > 0 && !readSince()) this.drop(socket, "send_timeout");
   }
 
   private settle(c: Connection, s: Sending): void {

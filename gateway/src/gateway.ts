@@ -107,6 +107,7 @@ export class Gateway {
    */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
+    this.delivery.received(req.socket);
     // A write that fails after the answer (the client has gone) leaves nothing to answer; unheard, its
     // error would be an uncaught exception.
     res.on("error", (err) => this.opts.log.debug({ err, url: loggedUrl(req.url) }, "answer not delivered"));
@@ -139,6 +140,8 @@ export class Gateway {
       if (!reply || res.headersSent) {
         // A stage wrote the answer (metrics, docs, an event stream): its client must take it in time too.
         if (res.writableEnded) this.delivery.watch(req.socket, res, res.writableLength);
+        // A stage that failed after writing the head left an answer without its end: close it.
+        else if (!res.destroyed) req.socket.destroy();
       } else if (res.destroyed) {
         status = CLIENT_GONE;
       } else {
