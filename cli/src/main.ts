@@ -22,7 +22,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { buildShardState, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
 import { installSpeedShims } from "@tongate/ton";
 import { emulatorFlags, emulatorPoolOptionsOf } from "@tongate/emulator";
-import { findService, serviceModules, startHost, upstreamsOf } from "./services.js";
+import { DEFAULT_CHAIN_HALT_AFTER_S, findService, serviceModules, startHost, upstreamsOf } from "./services.js";
 import { rateLimitService } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
@@ -34,7 +34,7 @@ const common: OptionSpec[] = [
 ];
 const gatewayOptions: OptionSpec[] = [
   { name: "port", default: "8081", description: "HTTP port of the gateway" },
-  { name: "host", default: "0.0.0.0", description: "address the gateway listens on" },
+  { name: "host", description: "address the gateway listens on (default 0.0.0.0; `start` on a localnet: 127.0.0.1, this machine only: --host 0.0.0.0 opens it)" },
   { name: "call-timeout-ms", default: "10000", description: "deadline of one service call" },
   { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
   { name: "cache-max-bytes", default: String(64 << 20), description: "memory budget of the answer cache (TTLs per method in the contract); 0 turns it off" },
@@ -125,20 +125,30 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = fa
   };
 }
 
+/** When a localnet sealing every --block-interval ms has halted: 12 blocks missed, at least 20 s; 0 (never) when it seals on demand. */
+function localnetHaltAfterSeconds(o: Record<string, unknown>): number {
+  const interval = intOption(o, "block-interval", (n) => n >= 0, "milliseconds between blocks, 0 or more");
+  return interval === 0 ? 0 : Math.max(20, Math.ceil((12 * interval) / 1000));
+}
+
 /** The ratelimit service's options, where it runs in the process (`start` has --data-dir already, from localnet: one directory for both). */
 const rateLimitFlags = (withDataDir: boolean): OptionSpec[] => rateLimitService.flags.filter((s) => withDataDir || s.name !== "data-dir");
 
 const chainOption: OptionSpec = { name: "global-config", description: "TON global config (JSON file) of the liteservers lite-proxy reads the chain from; overrides --network" };
+const chainHaltOption: OptionSpec = {
+  name: "chain-halt-after",
+  description: `seconds without a new masterchain block after which /healthz says the chain halted ("degraded"); default ${DEFAULT_CHAIN_HALT_AFTER_S} (mainnet's blocks come every ~5 s), \`start\` on a localnet: 12 × --block-interval, at least 20 s, not judged with --block-interval 0; 0: never`,
+};
 const networkOption = (fallback?: string): OptionSpec => ({
   name: "network",
   default: fallback,
-  description: "the chain lite-proxy reads: a network whose global config is bundled in packages/liteclient/global-config (mainnet)" + (fallback === "localnet" ? ", or localnet (run in this process)" : ""),
+  description: "the chain lite-proxy reads: a network whose global config is bundled in packages/liteclient/global-config (mainnet, testnet)" + (fallback === "localnet" ? ", or localnet (run in this process)" : ""),
 });
 
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...indexService.flags, ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, chainHaltOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...indexService.flags, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       let localnet: StartedLocalnet | undefined;
@@ -148,10 +158,14 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         o = { ...o, globalConfig: localnet.globalConfig };
         // a localnet is for one developer: keyless requests from this machine are not limited unless asked
         if (o.ratelimit === undefined && o["keyless-loopback"] === undefined) o = { ...o, "keyless-loopback": "off" };
+        // and a development chain's API is for this machine only, unless --host opens it to the network
+        if (o.host === undefined) o = { ...o, host: "127.0.0.1" };
+        // its blocks come every --block-interval; with 0 it seals on demand, and a quiet chain is no halt
+        if (o["chain-halt-after"] === undefined) o = { ...o, "chain-halt-after": String(localnetHaltAfterSeconds(o)) };
       }
       const hosted = await startHost(serviceModules, o, log);
       const gateway = await startGateway(o, log, hosted.upstreams(), hosted);
-      banner(o, log, gateway.url, localnet);
+      banner(o, log, gateway, localnet);
       return async () => {
         await gateway.stop();
         await hosted.close();
@@ -173,6 +187,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       { name: "metrics-listen", description: "HOST:PORT serving Prometheus /metrics (the calls' and the services' own) and /healthz of these services (default: off)" },
       networkOption(),
       chainOption,
+      chainHaltOption,
       ...emulatorFlags,
       ...rateLimitFlags(true),
       ...indexService.flags,
@@ -199,7 +214,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, ...emulatorFlags, ...rateLimitFlags(true), ...indexService.flags, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, chainHaltOption, ...emulatorFlags, ...rateLimitFlags(true), ...indexService.flags, ...common],
     async run(o, log) {
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];
@@ -277,7 +292,16 @@ async function indexCommand(o: Record<string, unknown>, log: Logger): Promise<()
   }
 }
 
-async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], hosted: ServiceHost): Promise<{ url: string; stop: () => Promise<void> }> {
+interface StartedGateway {
+  url: string;
+  /** The address it listens on as bound, e.g. "127.0.0.1:8081" or "0.0.0.0:8081". */
+  listen: string;
+  /** Whether only this machine can reach it (bound to a loopback address). */
+  loopbackOnly: boolean;
+  stop: () => Promise<void>;
+}
+
+async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], hosted: ServiceHost): Promise<StartedGateway> {
   const gateway = new Gateway({
     upstreams,
     health: hosted.health(),
@@ -290,20 +314,28 @@ async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: 
   });
   const port = Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port ${o.port} is not a port number`);
-  const server = await listenGateway(gateway, { host: o.host as string, port });
+  const server = await listenGateway(gateway, { host: typeof o.host === "string" ? o.host : "0.0.0.0", port });
   log.info({ url: `http://${server.address.host}:${server.address.port}`, routes: gateway.routes.byPath.size }, "gateway listening");
   // a wildcard address is reached on loopback from this machine
   const host = ["0.0.0.0", "::", ""].includes(server.address.host) ? "127.0.0.1" : server.address.host.includes(":") ? `[${server.address.host}]` : server.address.host;
-  return { url: `http://${host}:${server.address.port}`, stop: () => server.close() };
+  const bound = server.address.host;
+  return {
+    url: `http://${host}:${server.address.port}`,
+    listen: `${bound.includes(":") ? `[${bound}]` : bound}:${server.address.port}`,
+    loopbackOnly: bound === "::1" || bound.startsWith("127."),
+    stop: () => server.close(),
+  };
 }
 
 /** The end of `tongate start`: where everything is, as a short block on a terminal, else one JSON event. */
-function banner(o: Record<string, unknown>, log: Logger, url: string, localnet: StartedLocalnet | undefined): void {
+function banner(o: Record<string, unknown>, log: Logger, gateway: StartedGateway, localnet: StartedLocalnet | undefined): void {
+  const url = gateway.url;
   const globalConfig = o["global-config"] ?? o["write-global-config"];
   const rateLimit =
     o.ratelimit === "off" ? "off" : o["keyless-loopback"] === "off" ? "on, except keyless requests from loopback (--ratelimit on limits them too)" : "on (keyless: the ratelimit service's keyless rate per client address)";
   const fields = {
     gateway: url,
+    listen: gateway.listen,
     docs: { v2: `${url}/api/v2/`, v3: `${url}/api/v3/` },
     network: localnet ? "localnet" : (o.network as string | undefined) ?? "custom",
     globalConfig: typeof globalConfig === "string" ? globalConfig : undefined,
@@ -318,7 +350,7 @@ function banner(o: Record<string, unknown>, log: Logger, url: string, localnet: 
     return;
   }
   const rows: [string, string][] = [
-    ["gateway", url],
+    ["gateway", `${url}   (${gateway.loopbackOnly ? "this machine only; --host 0.0.0.0 opens it" : `listening on ${gateway.listen}`})`],
     ["API v2 docs", `${fields.docs.v2}   (Swagger UI)`],
     ["API v3 docs", `${fields.docs.v3}   (Swagger UI)`],
   ];

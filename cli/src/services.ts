@@ -36,7 +36,24 @@ export function upstreamsOf(o: RawOptions): { name: string; services: readonly D
  */
 export function provisionsOf(o: RawOptions, log?: Logger): Provision<Closable>[] {
   const natsUrl = typeof o["nats-url"] === "string" ? o["nats-url"] : undefined;
-  return [liteClientProvision(o), emulatorProvision(o), provide(busKey, () => openBus({ natsUrl, name: "tongate", log: log?.child({ component: "bus" }), startDown: true }))];
+  return [
+    liteClientProvision(o, { haltAfterMs: chainHaltAfterOf(o) * 1000 }),
+    emulatorProvision(o),
+    provide(busKey, () => openBus({ natsUrl, name: "tongate", log: log?.child({ component: "bus" }), startDown: true })),
+  ];
+}
+
+/** Seconds without a new masterchain block before /healthz says the chain halted, unless --chain-halt-after says: ~12 of mainnet's blocks. */
+export const DEFAULT_CHAIN_HALT_AFTER_S = 60;
+
+/** --chain-halt-after in seconds (0: never judged). */
+function chainHaltAfterOf(o: RawOptions): number {
+  const raw = o["chain-halt-after"];
+  if (raw === undefined) return DEFAULT_CHAIN_HALT_AFTER_S;
+  const n = Number(raw);
+  const given = typeof raw === "number" || (typeof raw === "string" && raw.trim() !== "");
+  if (!given || !Number.isFinite(n) || n < 0) throw new ConfigError(`--chain-halt-after ${String(raw)}: expected seconds, 0 or more (0: never judge the chain halted)`);
+  return n;
 }
 
 /** Starts `modules` in this process on a command's options; the services in `remote` are reached over gRPC. */

@@ -62,7 +62,7 @@ describe("tongate localnet --library", () => {
     const control = await freePort();
     const r = await run(["localnet", "--library", file, "--listen", `127.0.0.1:${await freePort()}`, "--control", `127.0.0.1:${control}`, "--block-interval", "0", "--wallets", "1", "--seed", "cli-library"], /localnet running/);
     expect(r.started, r.output).toBe(true);
-    const res = await fetch(`http://127.0.0.1:${control}/localnet/libraries`, { method: "POST", body: JSON.stringify({ boc: jetton2WalletCode().toBoc().toString("base64") }) });
+    const res = await fetch(`http://127.0.0.1:${control}/localnet/libraries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ boc: jetton2WalletCode().toBoc().toString("base64") }) });
     expect(await res.json()).toMatchObject({ hash: jetton2WalletCode().hash().toString("hex"), published: false });
   });
 

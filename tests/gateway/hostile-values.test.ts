@@ -160,7 +160,8 @@ describe("contracts whose get-methods return hostile values", () => {
       const started = performance.now();
       const r = await getJson(`${t.url}/api/v2/getTokenData?address=${a.toString()}`);
       expect(r.body.ok !== undefined, JSON.stringify(r.body)).toBe(true);
-      expect(r.status === 200 || r.status === 409 || r.status === 422 || /emulator/.test(r.body.error), `${a.toString()}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`).toBe(true);
+      // toncenter answers content it cannot read with 500 "Failed to unpack token data"
+      expect(r.status === 200 || r.status === 409 || r.status === 422 || /emulator|Failed to unpack token data/.test(r.body.error), `${a.toString()}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`).toBe(true);
       expect(performance.now() - started).toBeLessThan(15_000);
     }
     await stillServing();

@@ -59,7 +59,7 @@ describe("public libraries through the gateway", () => {
   });
 
   it("POST /localnet/libraries publishes it; get_wallet_data then runs through v2 and v3", async () => {
-    const res = await fetch(`http://127.0.0.1:${control.port}/localnet/libraries`, { method: "POST", body: JSON.stringify({ boc: code.toBoc().toString("base64") }) });
+    const res = await fetch(`http://127.0.0.1:${control.port}/localnet/libraries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ boc: code.toBoc().toString("base64") }) });
     expect(res.status).toBe(200);
     const published = (await res.json()) as { hash: string; hash_base64: string; mc_seqno: number; published: boolean };
     expect(published).toEqual({ hash: code.hash().toString("hex"), hash_base64: code.hash().toString("base64"), mc_seqno: net.chain.lastMasterchain!.id.seqno, published: true });

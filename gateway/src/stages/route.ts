@@ -1,7 +1,7 @@
 // Stage: route. The edge's own paths (/healthz, /metrics, the API docs), /jsonRPC, and the routes of
 // the descriptors: a unary RPC as REST (rest.ts), a server-streaming one as Server-Sent Events (sse.ts).
 // The last HTTP stage: what it routes to makes the calls (through the call stages).
-import { healthStatus, type ServiceHealth } from "@tongate/runtime";
+import { healthAnswer, type ServiceHealth } from "@tongate/runtime";
 import type { ApiDocs } from "../docs.js";
 import type { GatewayMetrics } from "../metrics.js";
 import type { Route, RouteTable } from "../routes.js";
@@ -23,8 +23,8 @@ export interface RouteOptions {
 
 export function routeStage(o: RouteOptions): Handler<Exchange, Reply | null> {
   const health = async (): Promise<Reply> => {
-    const h = o.health ? await o.health() : { ok: true };
-    return { status: h.ok ? 200 : 503, body: { status: healthStatus(h), ...(h.detail !== undefined ? { detail: h.detail } : {}) }, route: "/healthz" };
+    const { status, body } = healthAnswer(o.health ? await o.health() : { ok: true });
+    return { status, body, route: "/healthz" };
   };
   return async (x) => {
     const path = x.path!;

@@ -169,7 +169,13 @@ export class EmulatorPool {
   /** The pool as /healthz shows it among the dependencies: failing only when processes cannot start. */
   health(): DependencyHealth {
     const status = this.status();
-    return { name: "emulator", ok: status.state !== "down", detail: { ...status, failures: { ...status.failures } } };
+    const down = status.state === "down";
+    return {
+      name: "emulator",
+      ok: !down,
+      ...(down ? { reason: `emulator: no process can start (${status.startError ?? "unknown"}); get-methods and fee estimates cannot run` } : {}),
+      detail: { ...status, failures: { ...status.failures } },
+    };
   }
 
   status(): EmulatorPoolHealth {

@@ -40,6 +40,12 @@ export interface PoolOptions {
   defaultTimeoutMs?: number;
   /** Liteservers a broadcast goes to when the call does not say. Default 5 (toncenter CPP). */
   broadcastServers?: number;
+  /**
+   * The chain is judged halted on /healthz when the consensus masterchain block has not advanced for
+   * this long (ms): choose it well above the chain's block interval. Absent or 0: never judged (a
+   * chain that seals only on demand).
+   */
+  haltAfterMs?: number;
 }
 
 export interface QueryOptions {
@@ -159,6 +165,7 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
   private readonly tolerance: number;
   private readonly defaultTimeoutMs: number;
   private readonly broadcastServers: number;
+  private readonly haltAfterMs: number;
   readonly counters: PoolCounters = { sessions: 0, queries: 0, failoverRetries: 0, archivalRetries: 0, broadcasts: 0, broadcastFailures: 0, noAlive: 0, timeouts: 0 };
 
   /** A pool over the liteservers of a TON global config (parsed JSON). */
@@ -182,6 +189,7 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
     this.tolerance = options.aliveTolerance ?? ALIVE_TOLERANCE;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
     this.broadcastServers = options.broadcastServers ?? 5;
+    this.haltAfterMs = options.haltAfterMs ?? 0;
     this.servers = liteservers.map((addr) => new Liteserver(addr, lsOptions, () => this.recompute()));
     // Calls that arrive before every liteserver has had its first connect + probe wait for it (bounded),
     // instead of failing with 542 while the pool is still starting.
@@ -282,10 +290,34 @@ export class LiteserverPool extends EventEmitter<PoolEvents> {
     };
   }
 
-  /** The liteservers as a dependency on /healthz: ok while one is alive. */
-  health(): DependencyHealth {
+  /** The liteservers (ok while one is alive) and the chain they serve (see chainHealth) as dependencies on /healthz. */
+  health(): DependencyHealth[] {
     const s = this.status();
-    return { name: "liteservers", ok: s.alive > 0, detail: { alive: s.alive, total: s.total, line: this.statusLine(), consensusSeqno: s.consensus?.seqno ?? null } };
+    const liteservers: DependencyHealth = {
+      name: "liteservers",
+      ok: s.alive > 0,
+      ...(s.alive > 0 ? {} : { reason: `liteservers: none of ${s.total} is alive (${this.statusLine()})` }),
+      detail: { alive: s.alive, total: s.total, line: this.statusLine(), consensusSeqno: s.consensus?.seqno ?? null },
+    };
+    return [liteservers, this.chainHealth(s)];
+  }
+
+  /**
+   * Whether the chain advances: not ok once the consensus masterchain block is older than
+   * `haltAfterMs`. Judged only while a liteserver is alive (without one nothing is known of the
+   * chain, and the liteservers' own state says so).
+   */
+  chainHealth(s: PoolStatus = this.status()): DependencyHealth {
+    const c = s.consensus;
+    const idleMs = c ? Math.max(0, Date.now() - c.timestamp * 1000) : null;
+    const detail = {
+      lastSeqno: c?.seqno ?? null,
+      lastAdvancedAt: c ? new Date(c.timestamp * 1000).toISOString() : null,
+      idleSeconds: idleMs === null ? null : Math.round(idleMs / 1000),
+      haltAfterSeconds: this.haltAfterMs > 0 ? this.haltAfterMs / 1000 : null,
+    };
+    if (this.haltAfterMs <= 0 || c === null || idleMs === null || s.alive === 0 || idleMs <= this.haltAfterMs) return { name: "chain", ok: true, detail };
+    return { name: "chain", ok: false, reason: `chain: no new masterchain block for ${Math.round(idleMs / 1000)} s, last seqno ${c.seqno}`, detail };
   }
 
   /** toncenter CPP's one-line state: `[A0][a1][.]` (A archival alive, a alive, digit = lag, `.` down). */

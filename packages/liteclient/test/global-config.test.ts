@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { bundledGlobalConfig, bundledNetworks, globalConfigOf, liteserversFromGlobalConfig } from "@tongate/liteclient";
 
 describe("global configs", () => {
-  it("bundles mainnet's and reads its liteservers", () => {
-    expect(bundledNetworks()).toContain("mainnet");
+  it("bundles mainnet's and testnet's and reads their liteservers", () => {
+    expect(bundledNetworks().sort()).toEqual(["mainnet", "testnet"]);
     expect(liteserversFromGlobalConfig(bundledGlobalConfig("mainnet")).length).toBeGreaterThan(0);
+    expect(liteserversFromGlobalConfig(bundledGlobalConfig("testnet")).length).toBeGreaterThan(0);
     expect(bundledGlobalConfig("nosuchnet")).toBeUndefined();
   });
 

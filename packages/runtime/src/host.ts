@@ -9,9 +9,16 @@ import type { RunningService, ServiceModule } from "./service.js";
 
 export { inProcessTransport } from "./in-process-transport.js";
 
+/**
+ * The nesting of messages a client decodes in a service's answer. protobuf-es stops at 100 by
+ * default, which a get-method's result rendered as JSON values passes (toncenter's legacy cell
+ * objects are four messages deep per cell; the services bound their results themselves).
+ */
+const ANSWER_RECURSION_LIMIT = 1000;
+
 /** A gRPC client of services elsewhere, running the interceptors every transport runs. */
 export function remoteTransport(baseUrl: string, interceptors: Interceptor[] = callInterceptors("grpc-client")): Transport {
-  return createGrpcTransport({ baseUrl, interceptors });
+  return createGrpcTransport({ baseUrl, interceptors, binaryOptions: { recursionLimit: ANSWER_RECURSION_LIMIT } });
 }
 
 export interface GrpcServer {

@@ -1,6 +1,6 @@
 // A small HTTP server for a process without the gateway in front of it (e.g. `tongate index`):
 // GET /metrics answers the Prometheus text of a registry (prom-client's Registry fits), GET /healthz
-// `{"status":"ok"|"degraded"|"unavailable","detail":…}` (200, 200 or 503). Everything else is a 404.
+// `{"status":"ok"|"degraded"|"unavailable","reasons"?:[…],"detail":…}` (200, 200 or 503). Everything else is a 404.
 import { createServer, type Server } from "node:http";
 import { healthStatus } from "./service.js";
 
@@ -13,6 +13,8 @@ export interface Health {
   ok: boolean;
   /** answering without a dependency: "degraded", still 200 */
   degraded?: boolean;
+  /** why it is not ok, shown as `reasons` */
+  reasons?: string[];
   detail?: unknown;
 }
 
@@ -32,7 +34,9 @@ export async function serveMetrics(listen: { host: string; port: number }, regis
         res.writeHead(200, { "content-type": registry.contentType }).end(text);
       } else if (path === "/healthz") {
         const h = await health();
-        res.writeHead(h.ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: healthStatus(h), detail: h.detail ?? null }));
+        const status = healthStatus(h);
+        const reasons = status !== "ok" && h.reasons?.length ? { reasons: h.reasons } : {};
+        res.writeHead(h.ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status, ...reasons, detail: h.detail ?? null }));
       } else {
         res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not found" }));
       }

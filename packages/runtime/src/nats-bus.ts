@@ -93,7 +93,8 @@ export class NatsBus implements EventBus {
 
   health(): DependencyHealth {
     const h = this.link.health();
-    return { name: "nats", ok: h.state === "up", detail: { url: this.link.url, stream: this.stream, ...h } };
+    const reason = h.state === "up" ? {} : { reason: `nats: ${h.state} since ${h.since}` };
+    return { name: "nats", ok: h.state === "up", ...reason, detail: { url: this.link.url, stream: this.stream, ...h } };
   }
 
   async close(): Promise<void> {

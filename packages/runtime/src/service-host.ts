@@ -8,13 +8,13 @@ import { busKey, openBus } from "./bus.js";
 import { inProcessTransport, remoteTransport, serveGrpc, type GrpcServer } from "./host.js";
 import type { Registry } from "prom-client";
 import type { Logger } from "./log.js";
-import { healthOf, type DependencyHealth, type RawOptions, type ResourceKey, type RunningService, type ServiceHealth, type ServiceModule } from "./service.js";
+import { healthOf, type DependencyHealth, type HealthContributor, type RawOptions, type ResourceKey, type RunningService, type ServiceHealth, type ServiceModule } from "./service.js";
 
 /** A resource the host owns once opened: it closes it after the services that use it. */
 export interface Closable {
   close(): Promise<void>;
-  /** Its state, when it is a dependency worth showing on /healthz. */
-  health?(): DependencyHealth;
+  /** Its state, when it is a dependency worth showing on /healthz (one, or several: the liteservers and the chain they serve). */
+  health?(): DependencyHealth | readonly DependencyHealth[];
 }
 
 /** How a host opens the value of a key; undefined: it has none (e.g. no chain configured). */
@@ -48,6 +48,7 @@ export class ServiceHost {
   /** The started services, in the order of the modules given. */
   readonly services: readonly HostedService[];
   private readonly opened: Closable[];
+  private readonly contributors = new Set<HealthContributor>();
   private closing: Promise<void> | undefined;
 
   private constructor(services: HostedService[], opened: Closable[]) {
@@ -106,26 +107,40 @@ export class ServiceHost {
   }
 
   /**
-   * /healthz of the services here, and the state of each dependency opened for them. A dependency
-   * that is down does not make the process unhealthy by itself: the services decide (e.g. ratelimit
-   * keeps answering without NATS, lite-proxy not without a liteserver); the process is then
-   * "degraded" (still 200).
+   * Adds something whose state /healthz reports under `dependencies` (e.g. a worker pool a command
+   * owns); a state that is not ok makes the process "degraded" with its reason. Returns the removal.
+   */
+  addHealth(contributor: HealthContributor): () => void {
+    this.contributors.add(contributor);
+    return () => this.contributors.delete(contributor);
+  }
+
+  /**
+   * /healthz of the services here, and the state of each dependency opened for them or added with
+   * addHealth. A dependency that is down does not make the process unhealthy by itself: the services
+   * decide (e.g. ratelimit keeps answering without NATS, lite-proxy not without a liteserver); the
+   * process is then "degraded" (still 200), and `reasons` says why.
    */
   health(): () => Promise<ServiceHealth> {
     const services = healthOf(this.services);
     return async () => {
       const h = await services();
       const dependencies: Record<string, JsonValue> = {};
+      const reasons = [...(h.reasons ?? [])];
       let degraded = h.degraded === true;
-      for (const r of this.opened) {
-        const d = r.health?.();
-        if (!d) continue;
-        dependencies[d.name] = { ok: d.ok, ...(d.detail !== undefined ? { detail: d.detail } : {}) };
-        degraded ||= !d.ok;
+      for (const source of [...this.opened, ...this.contributors]) {
+        const states = source.health?.();
+        for (const d of states === undefined ? [] : "name" in states ? [states] : states) {
+          dependencies[d.name] = { ok: d.ok, ...(d.detail !== undefined ? { detail: d.detail } : {}) };
+          if (d.ok) continue;
+          degraded = true;
+          // a service that cannot answer without it has named it already
+          if (!reasons.some((r) => r.startsWith(`${d.name}:`))) reasons.push(d.reason ?? `${d.name}: down`);
+        }
       }
       if (Object.keys(dependencies).length === 0) return h;
       const detail = h.detail !== undefined && typeof h.detail === "object" && h.detail !== null && !Array.isArray(h.detail) ? h.detail : {};
-      return { ok: h.ok, ...(degraded ? { degraded } : {}), detail: { ...detail, dependencies } };
+      return { ok: h.ok, ...(degraded ? { degraded } : {}), ...(reasons.length ? { reasons } : {}), detail: { ...detail, dependencies } };
     };
   }
 

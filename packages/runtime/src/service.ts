@@ -49,21 +49,41 @@ export interface ServiceContext<O = unknown, N extends Needs = Needs> {
   transportOf?: (service: DescService) => Transport | undefined;
 }
 
+/**
+ * A service's state on /healthz. The rule of its status word: `ok: false` ("unavailable", 503) when
+ * the service cannot answer its calls at all (lite-proxy without an alive liteserver, API v3 while
+ * ClickHouse does not answer); `degraded` ("degraded", 200) when it answers but a person should know
+ * something is wrong (the chain stopped advancing, NATS down, the emulator cannot run: the rest
+ * answers). Every condition that is not ok says why in `reasons`.
+ */
 export interface ServiceHealth {
   /** The service can answer (e.g. lite-proxy: a liteserver is alive). */
   ok: boolean;
   /** It answers, but without a dependency (e.g. ratelimit by its outage policy while NATS is down): /healthz says "degraded", still 200. */
   degraded?: boolean;
+  /** Why it is not ok or degraded, one sentence each, naming the part first: "clickhouse: no answer to SELECT 1 for 12 s". */
+  reasons?: string[];
   /** What /healthz shows about it. */
   detail?: JsonValue;
 }
 
-/** The state of a dependency (NATS, the liteservers), as /healthz shows it under `dependencies`. */
+/** The state of a dependency (NATS, the liteservers, the chain), as /healthz shows it under `dependencies`. */
 export interface DependencyHealth {
-  /** e.g. "nats", "liteservers" */
+  /** e.g. "nats", "liteservers", "chain" */
   name: string;
+  /** false makes the process "degraded" (200): a dependency down does not fail /healthz by itself, the services decide. */
   ok: boolean;
+  /** Why it is not ok, naming the part first: "chain: no new masterchain block for 95 s, last seqno 41". */
+  reason?: string;
   detail?: JsonValue;
+}
+
+/**
+ * Something whose state /healthz reports beside the services' (a worker pool, a resource the host
+ * did not open): registered with ServiceHost.addHealth, or a resource the host opened (Closable.health).
+ */
+export interface HealthContributor {
+  health(): DependencyHealth | readonly DependencyHealth[];
 }
 
 /** A method's handler as transports call it (the request message, the call's context). */
@@ -195,6 +215,7 @@ async function supplyNeeds<N extends Needs>(module: string, needs: N, ctx: Launc
 export function healthOf(services: readonly { name: string; running: RunningService }[]): () => Promise<ServiceHealth> {
   return () => {
     const detail: Record<string, JsonValue> = {};
+    const reasons: string[] = [];
     let ok = true;
     let degraded = false;
     for (const s of services) {
@@ -203,13 +224,23 @@ export function healthOf(services: readonly { name: string; running: RunningServ
       ok &&= h.ok;
       degraded ||= h.degraded === true;
       if (h.detail !== undefined) detail[s.name] = h.detail;
+      if (!h.ok || h.degraded) reasons.push(...(h.reasons?.length ? h.reasons : [`${s.name}: ${h.ok ? "degraded" : "cannot answer"}`]));
     }
     // No service reporting: just {"status":"ok"}.
-    return Promise.resolve({ ok, ...(degraded ? { degraded } : {}), ...(Object.keys(detail).length ? { detail } : {}) });
+    return Promise.resolve({ ok, ...(degraded ? { degraded } : {}), ...(reasons.length ? { reasons } : {}), ...(Object.keys(detail).length ? { detail } : {}) });
   };
 }
 
 /** /healthz's status word: "unavailable" (503), "degraded" (200: answering without a dependency) or "ok". */
 export function healthStatus(h: { ok: boolean; degraded?: boolean }): "ok" | "degraded" | "unavailable" {
   return !h.ok ? "unavailable" : h.degraded ? "degraded" : "ok";
+}
+
+/** The JSON of /healthz: `{"status", "reasons"? (when not ok), "detail"?}`, and its HTTP status (503 when unavailable). */
+export function healthAnswer(h: ServiceHealth): { status: number; body: { status: ReturnType<typeof healthStatus>; reasons?: string[]; detail?: JsonValue } } {
+  const status = healthStatus(h);
+  return {
+    status: h.ok ? 200 : 503,
+    body: { status, ...(status !== "ok" && h.reasons?.length ? { reasons: h.reasons } : {}), ...(h.detail !== undefined ? { detail: h.detail } : {}) },
+  };
 }

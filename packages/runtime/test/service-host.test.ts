@@ -87,4 +87,39 @@ describe("ServiceHost", () => {
     await expect(start).rejects.toThrow("b cannot start");
     expect(events).toEqual(["open c", "start a with c, thing undefined", "close a", "close c"]);
   });
+
+  it("/healthz: a dependency or an added contributor that is not ok degrades the process, with its reason", async () => {
+    let chainOk = true;
+    const host = await ServiceHost.start([ticker("a", [])], {
+      log,
+      options: {},
+      provide: [
+        provide(counterKey, () =>
+          Object.assign(new Counter("c", []), {
+            health: () => [
+              { name: "liteservers", ok: true },
+              { name: "chain", ok: chainOk, ...(chainOk ? {} : { reason: "chain: no new masterchain block for 95 s, last seqno 41" }) },
+            ],
+          }),
+        ),
+      ],
+    });
+    const health = host.health();
+    expect(await health()).toEqual({ ok: true, detail: { a: { name: "a" }, dependencies: { liteservers: { ok: true }, chain: { ok: true } } } });
+    chainOk = false;
+    expect(await health()).toMatchObject({ ok: true, degraded: true, reasons: ["chain: no new masterchain block for 95 s, last seqno 41"] });
+    const emulator = { ok: true };
+    const remove = host.addHealth({ health: () => ({ name: "emulator", ...emulator, ...(emulator.ok ? {} : { reason: "emulator: no worker can start" }) }) });
+    emulator.ok = false;
+    expect(await health()).toMatchObject({
+      ok: true,
+      degraded: true,
+      reasons: ["chain: no new masterchain block for 95 s, last seqno 41", "emulator: no worker can start"],
+      detail: { dependencies: { emulator: { ok: false } } },
+    });
+    remove();
+    chainOk = true;
+    expect(await health()).toEqual({ ok: true, detail: { a: { name: "a" }, dependencies: { liteservers: { ok: true }, chain: { ok: true } } } });
+    await host.close();
+  });
 });

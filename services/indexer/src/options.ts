@@ -4,6 +4,7 @@
 import { availableParallelism } from "node:os";
 import { ConfigError, parseListen, type OptionSpec, type RawOptions } from "@tongate/runtime";
 import { DEFAULT_PREFETCH } from "./follower/index-range.js";
+import type { ClickHouseWatchOptions } from "./store/health.js";
 import type { StoreOptions } from "./store/store.js";
 
 /** The key readers' default nice value: below the HTTP thread, still a fair share when the host is idle. */
@@ -62,6 +63,8 @@ export interface IndexServiceOptions {
   network: string;
   /** A fresh index starts at the chain's head: true unless the chain is the localnet `start` runs. */
   startAtHead: boolean;
+  /** How often ClickHouse is probed for /healthz and when a probe counts as no answer (set in process, e.g. by tests: `clickhouseProbe`). */
+  clickhouseProbe: ClickHouseWatchOptions;
 }
 
 export function indexServiceOptionsOf(o: RawOptions): IndexServiceOptions {
@@ -74,7 +77,16 @@ export function indexServiceOptionsOf(o: RawOptions): IndexServiceOptions {
     keyReaders: { threads: countOption(o, "key-readers", 0, 64, availableParallelism()), nice: countOption(o, "key-reader-nice", 0, 19, KEY_READER_NICE) },
     network: eventNetworkOf(o),
     startAtHead: o.network !== "localnet" && !o.globalConfig,
+    clickhouseProbe: probeOptionsOf(o.clickhouseProbe),
   };
+}
+
+/** `{everyMs?, timeoutMs?}` of positive numbers, as a composition root sets it; the defaults otherwise. */
+function probeOptionsOf(v: unknown): ClickHouseWatchOptions {
+  if (v === undefined) return {};
+  const ms = (x: unknown) => (typeof x === "number" && x > 0 ? x : undefined);
+  if (typeof v !== "object" || v === null) throw new ConfigError("clickhouseProbe: expected {everyMs?, timeoutMs?} in milliseconds");
+  return { everyMs: ms("everyMs" in v ? v.everyMs : undefined), timeoutMs: ms("timeoutMs" in v ? v.timeoutMs : undefined) };
 }
 
 /** The options of `tongate index`. */

@@ -65,7 +65,7 @@ export const indexService = defineModule({
       await store.close();
       throw e;
     }
-    const clickhouse = watchClickHouse(store);
+    const clickhouse = watchClickHouse(store, o.clickhouseProbe);
     const metrics = new Registry();
     const readers = store.keys && o.keyReaders.threads > 0 ? KeyReaders.start({ dir: store.keys.dir, ...o.keyReaders, log: ctx.log, registry: metrics }) : undefined;
     return {
@@ -74,8 +74,9 @@ export const indexService = defineModule({
       health: () => {
         const s = run?.status();
         const ch = clickhouse.health();
-        // API v3 cannot answer without ClickHouse
-        return { ok: ch.state === "up", detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex, keyReaders: readers ? { threads: o.keyReaders.threads, ...readers.stats } : "off", clickhouse: { ...ch } } };
+        // API v3 cannot answer without ClickHouse: unavailable, not degraded
+        const reasons = ch.state === "up" ? [] : [`clickhouse (${ch.mode}): ${ch.error ?? "down"}; API v3 cannot answer`];
+        return { ok: ch.state === "up", reasons, detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex, keyReaders: readers ? { threads: o.keyReaders.threads, ...readers.stats } : "off", clickhouse: { ...ch } } };
       },
       async close() {
         await readers?.close();

@@ -64,21 +64,25 @@ export function blockConfig(s: PoolSession, method: string, block: BlockIdExt): 
   return config;
 }
 
-/** Hashes of the library cells in these cell trees (a library cell stands for the code cell with that hash). */
+/**
+ * Hashes of the library cells in these cell trees (a library cell stands for the code cell with that
+ * hash). Each distinct cell is visited once, without recursion: code and data may be 1,024 deep.
+ */
 export function libraryRefs(roots: (Cell | undefined | null)[]): Buffer[] {
   const seen = new Set<string>();
   const found = new Map<string, Buffer>();
-  const walk = (c: Cell) => {
-    const h = c.hash().toString("hex");
-    if (seen.has(h)) return;
+  const todo = roots.filter((r): r is Cell => !!r);
+  while (todo.length > 0) {
+    const c = todo.pop()!;
+    const h = c.hash().toString("latin1");
+    if (seen.has(h)) continue;
     seen.add(h);
     if (c.type === CellType.Library) {
       const hash = c.beginParse(true).skip(8).loadBuffer(32);
       found.set(hash.toString("hex"), hash);
     }
-    c.refs.forEach(walk);
-  };
-  roots.forEach((r) => r && walk(r));
+    todo.push(...c.refs);
+  }
   return [...found.values()];
 }
 

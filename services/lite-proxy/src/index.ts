@@ -41,7 +41,12 @@ export const liteProxyService = defineService({
     }
     return {
       // /healthz: the pool's state (toncenter PY's getWorkerState); ready while a liteserver is alive.
-      health: () => (pool ? { ok: pool.status().alive > 0, detail: { pool: pool.status() as unknown as JsonValue, line: pool.statusLine() } } : { ok: true }),
+      health: () => {
+        if (!pool) return { ok: true };
+        const status = pool.status();
+        const reasons = status.alive > 0 ? [] : [`liteservers: none of ${status.total} is alive (${pool.statusLine()}); API v2's chain methods answer 542`];
+        return { ok: status.alive > 0, reasons, detail: { pool: status as unknown as JsonValue, line: pool.statusLine() } };
+      },
       impl: {
         ...utils,
         ...chainMethods(chain),

@@ -9,6 +9,7 @@
 import { create } from "@bufbuild/protobuf";
 import { beginCell, loadMessage, type Cell, type Message, type StateInit } from "@ton/core";
 import { apiError } from "@tongate/runtime";
+import { EXTERNAL_MESSAGE_LIMITS } from "@tongate/ton";
 import {
   EstimateFeeResponseSchema,
   FeesSchema,
@@ -25,9 +26,9 @@ import { addressParam, bocParam } from "./values.js";
 
 const BROADCAST_SERVERS = 5;
 
-/** The inbound external message in `boc`, or a 422 naming the parameter. */
+/** The inbound external message in `boc` (within config param 43's limits), or a 422 naming the parameter. */
 function externalMessage(boc: string): { root: Cell; message: Message } {
-  const root = bocParam("boc", boc);
+  const root = bocParam("boc", boc, EXTERNAL_MESSAGE_LIMITS);
   let message: Message;
   try {
     message = loadMessage(root.beginParse());
@@ -91,9 +92,9 @@ export function sendMethods(chain: ChainReader) {
     },
     async estimateFee(req: EstimateFeeRequest) {
       const address = addressParam("address", req.address);
-      const body = bocParam("body", req.body);
-      const code = bocParam("init_code", req.initCode, true);
-      const data = bocParam("init_data", req.initData, true);
+      const body = bocParam("body", req.body, EXTERNAL_MESSAGE_LIMITS);
+      const code = bocParam("init_code", req.initCode, EXTERNAL_MESSAGE_LIMITS, true);
+      const data = bocParam("init_data", req.initData, EXTERNAL_MESSAGE_LIMITS, true);
       const init: StateInit | undefined = code || data ? { code, data } : undefined;
       const r = await estimateFees(chain, "estimateFee", { address, body, init, ignoreChksig: req.ignoreChksig ?? true });
       return create(EstimateFeeResponseSchema, { sourceFees: feesMessage(r.source), destinationFees: r.destinations.map(feesMessage) });

@@ -20,7 +20,7 @@ import {
   readWalletAddress,
 } from "@tongate/contracts";
 import { apiError } from "@tongate/runtime";
-import { formatFriendly, packAddress } from "@tongate/ton";
+import { formatFriendly, MAX_VM_STACK_DEPTH, packAddress } from "@tongate/ton";
 import {
   GetTokenDataResponseSchema,
   JettonMasterDataSchema,
@@ -161,6 +161,10 @@ async function nftItem(shown: string, address: Address, r: SmcRunResult, run: Ru
   const individual = d.individualContent;
   let content: Cell | null = individual;
   if (collection) {
+    // The item's content goes back to the emulator as an argument, where a stack has a depth bound.
+    if (individual && individual.depth() + 2 > MAX_VM_STACK_DEPTH) {
+      throw unpackError(`get_nft_data's individual content is ${individual.depth()} cells deep, too deep to pass to get_nft_content (a get-method's stack may be ${MAX_VM_STACK_DEPTH} deep)`);
+    }
     const indexArg: TupleItem = { type: "int", value: index };
     const [byIndex, full] = await Promise.all([
       run(collection, "get_nft_address_by_index", [indexArg]),

@@ -1,133 +1,52 @@
-// TVM stacks as API v2 writes them, both ways:
-// - tonlib's typed entries (runGetMethodStd, and the elements of legacy tuples/lists):
-//   {"@type":"tvm.stackEntryNumber","number":{"@type":"tvm.numberDecimal","number":"5"}}, …;
-// - toncenter's legacy [type, value] pairs (runGetMethod): ["num","0x5"], ["cell",{"bytes":…}], ….
-// Internally a stack is @ton/core TupleItems (bottom first), plus "unsupported" for values tonlib
-// cannot represent (continuations, builders). Output follows tonlib's to_tonlib_api: a null or a
-// chain of pairs ending in null is a list, any other tuple a tuple; slices are serialized as cells.
+// A get-method's result stack: the emulator's VmStack cell read into StackItems, and rendered as
+// API v2 writes it, as tonlib's typed entries (runGetMethodStd, and inside legacy tuples and lists)
+// or as toncenter's legacy [type, value] pairs (runGetMethod). Output follows tonlib's
+// to_tonlib_api: a null or a chain of pairs ending in null is a list, any other tuple a tuple;
+// slices are serialized as cells; continuations and builders are "unsupported".
+//
+// A result is any value a contract chose to return, so reading and rendering it are bounded: a
+// tuple or cell referenced many times is expanded as often as it occurs, and tuples sharing
+// their elements make exponentially many occurrences out of a small VmStack. Past a bound the
+// answer is a 422 naming it, never an expansion without end. Every walk is iterative.
 import { create } from "@bufbuild/protobuf";
 import { Cell, type Slice, type TupleItem } from "@ton/core";
 import type { StackItem } from "@tongate/contracts";
 import { apiError } from "@tongate/runtime";
+import { formatCount as count, MAX_TUPLE_NESTING } from "@tongate/ton";
 import { TvmStackEntrySchema, type TvmStackEntry } from "@tongate/proto/gen/tongate/v2/types_pb.js";
+import type { Json } from "./stack-input.js";
+import { cellBoc } from "./values.js";
 
 /** A result stack value: a TupleItem, or one tonlib cannot represent (continuation, builder). */
 export type { StackItem };
+export type { Json };
 
-/** A JSON value as the gateway hands over google.protobuf.Value contents. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** The values of a result, each tuple element counted every time it occurs. */
+export const MAX_RESULT_VALUES = 65_536;
+/** The bytes of the BoCs of a result's cells and slices, each counted every time it occurs. */
+export const MAX_RESULT_BOC_BYTES = 8 << 20;
+/** The cells of toncenter's legacy cell objects in one result: each cell as often as it is reached. */
+export const MAX_LEGACY_CELLS = 16_384;
+/** The depth of a legacy cell object (a cell 128 deep is 257 levels of JSON objects and arrays). */
+export const MAX_LEGACY_CELL_DEPTH = 128;
 
-const bad = (path: string, what: string) => apiError(422, `${path}: ${what}`);
-
-const INT257_MAX = (1n << 256n) - 1n;
-const INT257_MIN = -(1n << 256n);
-
-/** A TVM integer from a decimal or 0x-hex string (optionally negative) or a JSON integer. */
-function parseInt257(v: Json | undefined, path: string): bigint {
-  let n: bigint | undefined;
-  if (typeof v === "number" && Number.isSafeInteger(v)) n = BigInt(v);
-  else if (typeof v === "string" && /^-?(0x[0-9a-f]+|\d+)$/i.test(v.trim())) {
-    const t = v.trim();
-    n = t.startsWith("-") ? -BigInt(t.slice(1)) : BigInt(t);
-  }
-  if (n === undefined) throw bad(path, `${JSON.stringify(v)} is not an integer (a decimal or 0x-prefixed hex string, or a JSON integer)`);
-  if (n > INT257_MAX || n < INT257_MIN) throw bad(path, `${JSON.stringify(v)} does not fit a TVM integer (257 bits)`);
-  return n;
-}
-
-/** The root cell of a base64 BoC. */
-export function parseBocBase64(v: Json | undefined, path: string): Cell {
-  if (typeof v !== "string" || v === "") throw bad(path, "must be a base64 BoC string");
-  try {
-    const cells = Cell.fromBoc(Buffer.from(v, "base64"));
-    if (cells.length !== 1) throw new Error(`it has ${cells.length} roots, one is expected`);
-    return cells[0]!;
-  } catch (e) {
-    throw bad(path, `${JSON.stringify(v.length > 64 ? v.slice(0, 64) + "…" : v)} is not a BoC: ${(e as Error).message}`);
-  }
-}
-
-const isObject = (v: Json | undefined): v is { [key: string]: Json } => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** A TVM list [a, b, c] is the nested pairs (a, (b, (c, null))). */
-function listToTuple(items: TupleItem[]): TupleItem {
-  return items.reduceRight<TupleItem>((tail, head) => ({ type: "tuple", items: [head, tail] }), { type: "null" });
-}
-
-const TYPED_KINDS: Record<string, string> = {
-  "tvm.stackEntryNumber": "number",
-  "tvm.stackEntryCell": "cell",
-  "tvm.stackEntrySlice": "slice",
-  "tvm.stackEntryTuple": "tuple",
-  "tvm.stackEntryList": "list",
-  "tvm.stackEntryUnsupported": "unsupported",
-};
-
-function typedElements(v: Json | undefined, path: string): TupleItem[] {
-  if (!isObject(v) || !Array.isArray(v.elements)) throw bad(path, 'must be an object with an "elements" array of typed stack entries');
-  return v.elements.map((e, i) => typedEntry(e, `${path}.elements[${i}]`));
-}
-
-/** One typed stack entry in toncenter's JSON: {"@type": "tvm.stackEntryNumber", "number": {"number": "5"}}, …. */
-export function typedEntry(v: Json | undefined, path: string): TupleItem {
-  if (!isObject(v)) throw bad(path, 'must be a typed stack entry such as {"@type":"tvm.stackEntryNumber","number":{"number":"5"}}');
-  const type = v["@type"];
-  const kind = typeof type === "string" ? TYPED_KINDS[type] : undefined;
-  const inner = kind ? v[kind] : undefined;
-  switch (kind) {
-    case "number":
-      return { type: "int", value: parseInt257(isObject(inner) ? inner.number : undefined, `${path}.number.number`) };
-    case "cell":
-      return { type: "cell", cell: parseBocBase64(isObject(inner) ? inner.bytes : undefined, `${path}.cell.bytes`) };
-    case "slice":
-      return { type: "slice", cell: parseBocBase64(isObject(inner) ? inner.bytes : undefined, `${path}.slice.bytes`) };
-    case "tuple":
-      return { type: "tuple", items: typedElements(inner, `${path}.tuple`) };
-    case "list":
-      return listToTuple(typedElements(inner, `${path}.list`));
-    default:
-      throw bad(path, `unsupported stack entry type ${JSON.stringify(type)}; expected one of ${Object.keys(TYPED_KINDS).slice(0, 5).join(", ")}`);
-  }
-}
-
-/**
- * One legacy [type, value] entry, as toncenter's C++ API accepts them: num/int/number/integer with a
- * decimal or hex string (or a JSON integer); tvm.Cell/tvm.Slice with a base64 BoC; cell/slice with
- * {"bytes": base64 BoC} (a bare base64 string is taken too); tuple/tvm.Tuple and list/tvm.List with
- * {"elements": [typed entries]}.
- */
-export function legacyEntry(v: Json | undefined, path: string): TupleItem {
-  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== "string") throw bad(path, 'must be a [type, value] pair such as ["num", "0x1"]');
-  const [type, value] = v as [string, Json];
-  switch (type) {
-    case "num":
-    case "int":
-    case "number":
-    case "integer":
-      return { type: "int", value: parseInt257(value, `${path}[1]`) };
-    case "tvm.Cell":
-    case "tvm.Slice":
-    case "cell":
-    case "slice": {
-      const cell = parseBocBase64(isObject(value) ? value.bytes : value, isObject(value) ? `${path}[1].bytes` : `${path}[1]`);
-      return type.toLowerCase().endsWith("cell") ? { type: "cell", cell } : { type: "slice", cell };
-    }
-    case "tuple":
-    case "tvm.Tuple":
-      return { type: "tuple", items: typedElements(value, `${path}[1]`) };
-    case "list":
-    case "tvm.List":
-      return listToTuple(typedElements(value, `${path}[1]`));
-    default:
-      throw bad(path, `unsupported stack entry type ${JSON.stringify(type)}; expected num, cell, slice, tvm.Cell, tvm.Slice, tuple or list`);
-  }
-}
+const resultPast = (what: string) => apiError(422, `the get-method's result is past a bound: ${what}`);
 
 // ---------------------------------------------------------------------------
 // VmStack (the emulator's result) → StackItems
 
-/** One VmStackValue; continuations (and anything unknown) are "unsupported". */
-function vmValue(s: Slice): StackItem {
+/** A value to read: its slice, and the slot of the array it goes to. */
+interface Pending {
+  s: Slice;
+  into: StackItem[];
+  at: number;
+}
+
+/**
+ * One VmStackValue; continuations (and anything unknown) are "unsupported". The elements of a
+ * tuple are left in `pending`, each with its slot in the tuple's items.
+ */
+function vmValue(s: Slice, pending: Pending[]): StackItem {
   const tag = s.loadUint(8);
   switch (tag) {
     case 0x00:
@@ -149,17 +68,18 @@ function vmValue(s: Slice): StackItem {
     }
     case 0x07: {
       // vm_stk_tuple len:(## 16) data:(VmTuple len): each VmTuple n is (VmTuple n-1 or the first value) + the last value.
-      let n = s.loadUint(16);
-      const items: StackItem[] = [];
+      const len = s.loadUint(16);
+      const items = new Array<StackItem>(len);
+      let n = len;
       let cur = s;
       while (n >= 2) {
         const head = cur.loadRef();
-        items.unshift(vmValue(cur.loadRef().beginParse(true)));
-        if (n === 2) items.unshift(vmValue(head.beginParse(true)));
+        pending.push({ s: cur.loadRef().beginParse(true), into: items, at: n - 1 });
+        if (n === 2) pending.push({ s: head.beginParse(true), into: items, at: 0 });
         cur = head.beginParse(true);
         n = n === 2 ? 0 : n - 1;
       }
-      if (n === 1) items.unshift(vmValue(cur.loadRef().beginParse(true)));
+      if (n === 1) pending.push({ s: cur.loadRef().beginParse(true), into: items, at: 0 });
       return { type: "tuple", items };
     }
     default:
@@ -167,21 +87,30 @@ function vmValue(s: Slice): StackItem {
   }
 }
 
-/** A VmStack cell (vm_stack#_ depth:(## 24) stack:(VmStackList depth)), bottom first. */
+/**
+ * A VmStack cell (vm_stack#_ depth:(## 24) stack:(VmStackList depth)), bottom first; a 422 when it
+ * is past a result bound (values, nesting of tuples, bytes of its BoCs).
+ */
 export function parseVmStack(root: Cell): StackItem[] {
   let s = root.beginParse(true);
   const depth = s.loadUint(24);
-  const items: StackItem[] = [];
+  if (depth > MAX_RESULT_VALUES) throw resultPast(`${count(depth)} values; at most ${count(MAX_RESULT_VALUES)} are rendered`);
+  const items = new Array<StackItem>(depth);
+  const pending: Pending[] = [];
   for (let i = 0; i < depth; i++) {
     const rest = s.loadRef();
-    items.unshift(vmValue(s));
+    pending.push({ s, into: items, at: depth - 1 - i }); // the top of the stack comes first
     s = rest.beginParse(true);
   }
+  let values = 0;
+  while (pending.length > 0) {
+    const p = pending.pop()!;
+    if (++values > MAX_RESULT_VALUES) throw resultPast(`more than ${count(MAX_RESULT_VALUES)} values, the elements of tuples counted each time they occur`);
+    p.into[p.at] = vmValue(p.s, pending);
+  }
+  checkResult(items);
   return items;
 }
-
-// ---------------------------------------------------------------------------
-// StackItems → API v2 JSON
 
 /** The elements of a TVM list (null, or pairs whose second item is a list); undefined if it is not one. */
 function listElements(item: StackItem): StackItem[] | undefined {
@@ -194,8 +123,33 @@ function listElements(item: StackItem): StackItem[] | undefined {
   return cur.type === "null" ? out : undefined;
 }
 
-const bocBytes = (c: Cell) => c.toBoc({ idx: false, crc32: false });
-const bocBase64 = (c: Cell) => bocBytes(c).toString("base64");
+/** The elements of a tuple or list as rendered: a list's, else the tuple's own. */
+const renderedElements = (item: StackItem & { type: "tuple" }) => listElements(item) ?? item.items;
+
+/** The nesting of tuples and lists as rendered (a list is one level, not a chain of pairs) and the bytes of the BoCs. */
+function checkResult(items: StackItem[]): void {
+  const todo: Array<[StackItem, number]> = items.map((item) => [item, 0]);
+  let bytes = 0;
+  while (todo.length > 0) {
+    const [item, enclosing] = todo.pop()!;
+    if (item.type === "cell" || item.type === "slice") {
+      bytes += cellBoc(item.cell).length;
+      if (bytes > MAX_RESULT_BOC_BYTES) throw resultPast(`its cells and slices are more than ${count(MAX_RESULT_BOC_BYTES)} bytes of BoCs, each counted every time it occurs`);
+    } else if (item.type === "tuple") {
+      if (enclosing + 1 > MAX_TUPLE_NESTING) throw resultPast(`its tuples and lists are nested more than ${MAX_TUPLE_NESTING} deep`);
+      for (const e of renderedElements(item)) todo.push([e, enclosing + 1]);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// StackItems → API v2 JSON. Results are within checkResult's bounds, so the recursion over
+// nested tuples is at most MAX_TUPLE_NESTING deep.
+
+const bocBase64 = (c: Cell) => {
+  const b = cellBoc(c);
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("base64");
+};
 const decimal = (item: TupleItem & { type: "int" | "nan" }) => (item.type === "nan" ? "NaN" : item.value.toString());
 
 /** A stack value as tonlib's typed entry, in toncenter's JSON. */
@@ -226,9 +180,9 @@ export function typedProto(item: StackItem): TvmStackEntry {
     case "nan":
       return create(TvmStackEntrySchema, { variant: { case: "number", value: { number: { number: decimal(item) } } } });
     case "cell":
-      return create(TvmStackEntrySchema, { variant: { case: "cell", value: { cell: { bytes: bocBytes(item.cell) } } } });
+      return create(TvmStackEntrySchema, { variant: { case: "cell", value: { cell: { bytes: cellBoc(item.cell) } } } });
     case "slice":
-      return create(TvmStackEntrySchema, { variant: { case: "slice", value: { slice: { bytes: bocBytes(item.cell) } } } });
+      return create(TvmStackEntrySchema, { variant: { case: "slice", value: { slice: { bytes: cellBoc(item.cell) } } } });
     case "null":
     case "tuple": {
       const list = listElements(item);
@@ -240,18 +194,41 @@ export function typedProto(item: StackItem): TvmStackEntry {
   }
 }
 
-/** toncenter's JSON form of a cell (tvm_valuetypes): data bits in base64 (zero-padded) and their count, refs, special. */
-function legacyCellObject(c: Cell): Json {
-  const len = c.bits.length;
-  const data = Buffer.alloc(Math.ceil(len / 8));
-  for (let i = 0; i < len; i++) if (c.bits.at(i)) data[i >> 3]! |= 0x80 >> (i & 7);
-  return { data: { b64: data.toString("base64"), len }, refs: c.refs.map(legacyCellObject), special: c.isExotic };
+/** A legacy cell object past its bounds. */
+class LegacyTooLarge extends Error {}
+
+/**
+ * toncenter's JSON form of a cell (tvm_valuetypes): data bits in base64 (zero-padded) and their
+ * count, refs, special. It is a tree: a cell referenced twice is written twice, so the cells
+ * written are counted against `budget` (shared by one result), and their depth is bounded.
+ */
+function legacyCellObject(root: Cell, budget: { cells: number }): Json {
+  const make = (c: Cell, depth: number) => {
+    if (--budget.cells < 0) throw new LegacyTooLarge(`it expands to more than ${count(MAX_LEGACY_CELLS)} cells as a tree (a cell is written out each time it is referenced)`);
+    if (depth > MAX_LEGACY_CELL_DEPTH) throw new LegacyTooLarge(`its cells are more than ${MAX_LEGACY_CELL_DEPTH} deep`);
+    const len = c.bits.length;
+    const data = Buffer.alloc(Math.ceil(len / 8));
+    for (let i = 0; i < len; i++) if (c.bits.at(i)) data[i >> 3]! |= 0x80 >> (i & 7);
+    const refs: Json[] = [];
+    return { object: { data: { b64: data.toString("base64"), len }, refs, special: c.isExotic }, refs };
+  };
+  const top = make(root, 0);
+  const todo: Array<[Cell, Json[], number]> = [[root, top.refs, 0]];
+  while (todo.length > 0) {
+    const [c, refs, depth] = todo.pop()!;
+    for (const r of c.refs) {
+      const child = make(r, depth + 1);
+      refs.push(child.object);
+      todo.push([r, child.refs, depth + 1]);
+    }
+  }
+  return top.object;
 }
 
 const hex = (n: bigint) => (n < 0n ? `-0x${(-n).toString(16)}` : `0x${n.toString(16)}`);
 
 /** A stack value as toncenter's legacy [type, value] pair: numbers in hex, slices as "cell", tuples and lists as tonlib objects. */
-export function legacyJson(item: StackItem): Json {
+function legacyJson(item: StackItem, budget: { cells: number }): Json {
   switch (item.type) {
     case "int":
       return ["num", hex(item.value)];
@@ -259,7 +236,7 @@ export function legacyJson(item: StackItem): Json {
       return ["num", "NaN"];
     case "cell":
     case "slice":
-      return ["cell", { bytes: bocBase64(item.cell), object: legacyCellObject(item.cell) }];
+      return ["cell", { bytes: bocBase64(item.cell), object: legacyCellObject(item.cell, budget) }];
     case "null":
     case "tuple": {
       const typed = typedJson(item) as { [key: string]: Json };
@@ -270,22 +247,18 @@ export function legacyJson(item: StackItem): Json {
   }
 }
 
-/** A TvmStackEntry message (runGetMethodStd's input) in toncenter's JSON, to be read by typedEntry. */
-export function typedEntryJson(e: TvmStackEntry): Json {
-  const v = e.variant;
-  const b64 = (bytes: Uint8Array | undefined) => Buffer.from(bytes ?? []).toString("base64");
-  switch (v.case) {
-    case "number":
-      return { "@type": "tvm.stackEntryNumber", number: { number: v.value.number?.number ?? "" } };
-    case "cell":
-      return { "@type": "tvm.stackEntryCell", cell: { bytes: b64(v.value.cell?.bytes) } };
-    case "slice":
-      return { "@type": "tvm.stackEntrySlice", slice: { bytes: b64(v.value.slice?.bytes) } };
-    case "tuple":
-      return { "@type": "tvm.stackEntryTuple", tuple: { elements: (v.value.tuple?.elements ?? []).map(typedEntryJson) } };
-    case "list":
-      return { "@type": "tvm.stackEntryList", list: { elements: (v.value.list?.elements ?? []).map(typedEntryJson) } };
-    default:
-      return { "@type": "tvm.stackEntryUnsupported" };
-  }
+/**
+ * A result stack as toncenter's legacy pairs; a 422 when a cell's object is past its bounds (the
+ * legacy form writes cells as trees, runGetMethodStd as BoCs).
+ */
+export function legacyStackJson(items: StackItem[]): Json[] {
+  const budget = { cells: MAX_LEGACY_CELLS };
+  return items.map((item, i) => {
+    try {
+      return legacyJson(item, budget);
+    } catch (e) {
+      if (!(e instanceof LegacyTooLarge)) throw e;
+      throw apiError(422, `stack[${i}]: the legacy form of the result is too large: ${e.message}; runGetMethodStd returns the same result with cells as BoCs`);
+    }
+  });
 }

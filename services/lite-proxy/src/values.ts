@@ -1,9 +1,9 @@
 // Values shared by the send, get-method and wallet methods: addresses and BoCs in requests (a
 // malformed one is a 422 that names the parameter), block and transaction ids in responses.
 import { create } from "@bufbuild/protobuf";
-import { Cell, Address } from "@ton/core";
+import { Address, type Cell } from "@ton/core";
 import { apiError } from "@tongate/runtime";
-import { parseAddress } from "@tongate/ton";
+import { BocError, parseAddress, readBocBase64, type BocLimits } from "@tongate/ton";
 import { InternalTransactionIdSchema, TonBlockIdExtSchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import type { BlockIdExt } from "./chain.js";
 import { withInput } from "./utils.js";
@@ -18,22 +18,20 @@ export function addressParam(param: string, value: string): Address {
   return new Address(a.workchain, a.hash);
 }
 
-/** The single root cell of a base64 BoC parameter; "" is allowed only when `optional`. */
-export function bocParam(param: string, value: string): Cell;
-export function bocParam(param: string, value: string | undefined, optional: true): Cell | undefined;
-export function bocParam(param: string, value: string | undefined, optional = false): Cell | undefined {
+/** The single root cell of a base64 BoC parameter, within `limits`; "" is allowed only when `optional`. */
+export function bocParam(param: string, value: string, limits: BocLimits): Cell;
+export function bocParam(param: string, value: string | undefined, limits: BocLimits, optional: true): Cell | undefined;
+export function bocParam(param: string, value: string | undefined, limits: BocLimits, optional = false): Cell | undefined {
   if (!value) {
     if (optional) return undefined;
     throw apiError(422, `${param}: must be a base64 BoC`);
   }
-  let roots: Cell[];
   try {
-    roots = Cell.fromBoc(Buffer.from(value, "base64"));
+    return readBocBase64(value, limits)[0]!;
   } catch (e) {
-    throw apiError(422, `${param}: not a valid bag of cells: ${(e as Error).message}`);
+    if (e instanceof BocError) throw apiError(422, `${param}: ${e.message}`);
+    throw e;
   }
-  if (roots.length !== 1) throw apiError(422, `${param}: a BoC with one root cell is expected, it has ${roots.length}`);
-  return roots[0]!;
 }
 
 const bocs = new WeakMap<Cell, Uint8Array>();

@@ -1,4 +1,5 @@
-// The control API of a localnet (plain HTTP/JSON, meant for loopback):
+// The control API of a localnet (plain HTTP/JSON, meant for loopback; control-guard.ts says who may
+// call it: loopback Host names, no other site's Origin, JSON bodies on POST):
 //   GET  /localnet/global-config   the TON global config pointing at its liteservers
 //   GET  /localnet/wallets         the funded genesis wallets with their keys
 //   POST /localnet/faucet          {"address": "...", "amount": "nanotons"} → the faucet transaction
@@ -12,6 +13,7 @@
 // README.md documents each route with an example.
 import http from "node:http";
 import { Address, Cell } from "@ton/core";
+import { refusalOf } from "./control-guard.js";
 import { libraryFromBoc } from "./libraries.js";
 import type { Localnet } from "./localnet.js";
 
@@ -83,6 +85,9 @@ function shardRequest(body: Record<string, unknown>, request: (shard?: bigint) =
   }
 }
 
+/** The largest body a control request may have (a library's BoC in base64 is the biggest one). */
+export const MAX_CONTROL_BODY = 64 * 1024;
+
 export async function startControlApi(net: Localnet, listen: { host: string; port: number }): Promise<ControlServer> {
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -90,19 +95,33 @@ export async function startControlApi(net: Localnet, listen: { host: string; por
       res.writeHead(status, { "content-type": "application/json" });
       res.end(text);
     };
+    // a refusal closes the connection: what is left of the body is dropped, never read as a next request
+    const refuse = (status: number, error: string) => {
+      res.setHeader("connection", "close");
+      send(status, { error });
+      req.resume();
+    };
+    const refusal = refusalOf(req);
+    if (refusal) return refuse(refusal.status, refusal.error);
+    const tooLarge = `the body is over ${MAX_CONTROL_BODY} bytes`;
+    if (Number(req.headers["content-length"] ?? 0) > MAX_CONTROL_BODY) return refuse(413, tooLarge);
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > 64 * 1024) req.destroy();
-      else chunks.push(c);
+      if (size <= MAX_CONTROL_BODY) chunks.push(c);
+      else if (!res.headersSent) {
+        chunks.length = 0;
+        refuse(413, tooLarge);
+      }
     });
     req.on("end", () => {
+      if (size > MAX_CONTROL_BODY) return;
       void (async () => {
         try {
           const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
           let body: Record<string, unknown> = {};
-          if (chunks.length) {
+          if (req.method === "POST" && chunks.length) {
             let parsed: unknown;
             try {
               parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));

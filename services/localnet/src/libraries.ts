@@ -7,6 +7,7 @@
 // transaction — journaled, replayed and proven like any other — and the state's dictionary is
 // derived from the accounts, so it is consistent as a validator would require.
 import { beginCell, Cell, CellType, contractAddress, Dictionary, loadShardAccount, type Address, type StateInit } from "@ton/core";
+import { BocError, MAX_LIBRARY_CELLS, MAX_VM_DATA_DEPTH, readBoc, type BocLimits } from "@tongate/ton";
 import { KEY_256, libDescr, libDescrValue, loadShardStateUnsplitHeader, type Libraries, emptyLibraries } from "@tongate/block";
 
 /** assets/library-keeper.fc, compiled with FunC 0.4.6 (a test checks the source still compiles to it). */
@@ -39,15 +40,24 @@ export function checkLibraryCell(lib: Cell): void {
   if (lib.type !== CellType.Ordinary) throw new RangeError(`a library must be an ordinary cell, not an exotic ${CellType[lib.type]} cell`);
 }
 
+/**
+ * What a library may be, as the chain checks it when an account sets one (config param 43: its
+ * cells when the keeper's SETLIBCODE adds it, its depth as any account state's).
+ */
+const LIBRARY_BOC: BocLimits = {
+  cells: { max: MAX_LIBRARY_CELLS, why: "config param 43 max_library_cells" },
+  depth: { max: MAX_VM_DATA_DEPTH, why: "config param 43 max_vm_data_depth" },
+};
+
 /** The library cell of a one-root BoC (`--library FILE`, POST /localnet/libraries); RangeError when it is none. */
 export function libraryFromBoc(boc: Buffer): Cell {
   let roots: Cell[];
   try {
-    roots = Cell.fromBoc(boc);
+    roots = readBoc(boc, LIBRARY_BOC);
   } catch (e) {
-    throw new RangeError(`not a valid BoC (${(e as Error).message})`);
+    if (!(e instanceof BocError)) throw e;
+    throw new RangeError(e.bound ? e.message : `not a valid BoC (${e.message.replace(/^not a valid bag of cells: /, "")})`);
   }
-  if (roots.length !== 1) throw new RangeError(`expected a BoC with one root cell, it has ${roots.length}`);
   checkLibraryCell(roots[0]!);
   return roots[0]!;
 }

@@ -1,6 +1,9 @@
 // The printed global config is enough for an unmodified ton-lite-client, and the
 // control API's faucet funds an address that the client then sees.
 import { once } from "node:events";
+import http from "node:http";
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
 import { Address, beginCell } from "@ton/core";
 import { LiteClient, LiteSingleEngine } from "ton-lite-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +17,7 @@ let net: Localnet;
 let control: ControlServer;
 let engine: LiteSingleEngine | undefined;
 const base = () => `http://127.0.0.1:${control.port}`;
+const JSON_TYPE = { "content-type": "application/json" };
 
 beforeAll(async () => {
   net = await Localnet.start({ seed: "control", wallets: 1, listen: [{ host: "127.0.0.1", port: 0 }, { host: "127.0.0.1", port: 0 }], buildState: buildShardState, proofs: localnetProofs });
@@ -38,7 +42,7 @@ describe("control API and global config", () => {
     const client = new LiteClient({ engine });
 
     const to = new Address(0, Buffer.alloc(32, 0x42));
-    const res = await fetch(`${base()}/localnet/faucet`, { method: "POST", body: JSON.stringify({ address: to.toRawString(), amount: "2500000000" }) });
+    const res = await fetch(`${base()}/localnet/faucet`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ address: to.toRawString(), amount: "2500000000" }) });
     expect(res.status).toBe(200);
     const mc = (await client.getMasterchainInfo()).last;
     const state = await client.getAccountState(to, mc);
@@ -49,20 +53,20 @@ describe("control API and global config", () => {
 
   it("seals on demand and rejects bad faucet requests with 422", async () => {
     const before = net.chain.lastMasterchain!.id.seqno;
-    const sealed = (await (await fetch(`${base()}/localnet/seal`, { method: "POST" })).json()) as any;
+    const sealed = (await (await fetch(`${base()}/localnet/seal`, { method: "POST", headers: JSON_TYPE })).json()) as any;
     expect(sealed.seqno).toBe(before + 1);
     for (const body of [{ address: "nope", amount: "1" }, { address: "0:" + "11".repeat(32), amount: "-5" }, { address: "0:" + "11".repeat(32), amount: "1e9" }]) {
-      const r = await fetch(`${base()}/localnet/faucet`, { method: "POST", body: JSON.stringify(body) });
+      const r = await fetch(`${base()}/localnet/faucet`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify(body) });
       expect(r.status).toBe(422);
     }
     expect((await fetch(`${base()}/localnet/nothing`)).status).toBe(404);
     // Time moves forward on request: the next block carries the later time.
     const t0 = net.chain.lastMasterchain!.genUtime;
-    const moved = await fetch(`${base()}/localnet/time`, { method: "POST", body: JSON.stringify({ advance: 3600 }) });
+    const moved = await fetch(`${base()}/localnet/time`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ advance: 3600 }) });
     expect(moved.status).toBe(200);
     await net.chain.seal();
     expect(net.chain.lastMasterchain!.genUtime).toBeGreaterThanOrEqual(t0 + 3600);
-    expect((await fetch(`${base()}/localnet/time`, { method: "POST", body: JSON.stringify({ advance: -1 }) })).status).toBe(422);
+    expect((await fetch(`${base()}/localnet/time`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ advance: -1 }) })).status).toBe(422);
     const wallets = (await (await fetch(`${base()}/localnet/wallets`)).json()) as any[];
     expect(wallets.map((w) => w.version)).toEqual(["v4r2", "v5r1"]);
   });
@@ -78,7 +82,7 @@ describe("control API and global config", () => {
   });
 
   it("publishes a library, and rejects bad input with 4xx naming the field", async () => {
-    const post = (body: unknown) => fetch(`${base()}/localnet/libraries`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+    const post = (body: unknown) => fetch(`${base()}/localnet/libraries`, { method: "POST", headers: JSON_TYPE, body: typeof body === "string" ? body : JSON.stringify(body) });
     const lib = beginCell().storeUint(0x1ab, 32).storeStringTail("a control API library").endCell();
     for (const boc of [lib.toBoc().toString("base64"), lib.toBoc().toString("hex")]) {
       const r = await post({ boc });
@@ -105,7 +109,7 @@ describe("control API and global config", () => {
 
   it("splits and merges workchain 0's shards on request, and names the field of a bad request", async () => {
     const post = async (route: string, body?: object) => {
-      const r = await fetch(`${base()}/localnet/${route}`, { method: "POST", body: body && JSON.stringify(body) });
+      const r = await fetch(`${base()}/localnet/${route}`, { method: "POST", headers: JSON_TYPE, body: body && JSON.stringify(body) });
       return { status: r.status, body: (await r.json()) as any };
     };
     const shards = async () => ((await (await fetch(`${base()}/localnet/shards`)).json()) as any[]).map((s) => s.shard);
@@ -144,3 +148,116 @@ describe("control API and global config", () => {
     expect(net.chain.lastShard!.meta.afterMerge).toBe(true);
   });
 });
+
+/** One request with headers as given (Host included, which fetch would set itself); its status and JSON body. */
+function request(port: number, o: { method?: string; path: string; headers?: Record<string, string>; body?: string; host?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: o.host ?? "127.0.0.1", port, method: o.method ?? "GET", path: o.path, headers: o.headers, setHost: !o.headers?.host }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on("error", reject);
+    req.end(o.body);
+  });
+}
+
+/** A non-loopback IPv4 address of this machine, if it has one. */
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
+
+describe("control API: only programs on this machine, not web pages", () => {
+  const wallets = (host: string) => request(control.port, { path: "/localnet/wallets", headers: { host } });
+
+  it("refuses a foreign Host (DNS rebinding) with 403 and gives no key away", async () => {
+    for (const host of ["evil.example", `evil.example:${control.port}`, "localhost.evil.example", "127.0.0.1.evil.example", "my-laptop.local"]) {
+      const r = await wallets(host);
+      expect(r.status, host).toBe(403);
+      expect(r.body.error).toMatch(/is not a loopback name.*DNS rebinding/);
+      expect(JSON.stringify(r.body)).not.toMatch(/secret_key/);
+    }
+  });
+
+  it("refuses a request without Host (HTTP/1.0) with 400", async () => {
+    const socket = connect(control.port, "127.0.0.1");
+    socket.end("GET /localnet/wallets HTTP/1.0\r\n\r\n");
+    let text = "";
+    for await (const d of socket) text += String(d);
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(text).toMatch(/no Host header/);
+    expect(text).not.toMatch(/secret_key/);
+  });
+
+  it("answers loopback names, with or without the port", async () => {
+    for (const host of ["localhost", `localhost:${control.port}`, "LOCALHOST", "127.0.0.1", `127.0.0.1:${control.port}`, "127.3.2.1:80", "[::1]", `[::1]:${control.port}`]) {
+      const r = await wallets(host);
+      expect(r.status, host).toBe(200);
+      expect(r.body[0].secret_key).toMatch(/^[0-9a-f]{128}$/);
+    }
+  });
+
+  it("takes POST bodies as JSON only: a text/plain, form or bodyless POST (what a page sends without a preflight) is 415 and does nothing", async () => {
+    const head = net.chain.lastMasterchain!.id.seqno;
+    const faucet = JSON.stringify({ address: "0:" + "42".repeat(32), amount: "1000" });
+    for (const [path, type, body] of [
+      ["/localnet/faucet", "text/plain", faucet],
+      ["/localnet/faucet", "text/plain;charset=UTF-8", faucet],
+      ["/localnet/faucet", "application/x-www-form-urlencoded", `${faucet}=`],
+      ["/localnet/faucet", "multipart/form-data; boundary=x", `--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n${faucet}\r\n--x--\r\n`],
+      ["/localnet/seal", undefined, undefined],
+      ["/localnet/time", "text/plain", JSON.stringify({ advance: 3600 })],
+    ] as const) {
+      const r = await request(control.port, { method: "POST", path, headers: type ? { "content-type": type } : {}, body });
+      expect(r.status, `${path} ${type}`).toBe(415);
+      expect(r.body.error).toMatch(/POST bodies must be JSON, sent as Content-Type: application\/json/);
+    }
+    expect(net.chain.lastMasterchain!.id.seqno).toBe(head);
+    // the same requests as JSON are answered
+    expect((await request(control.port, { method: "POST", path: "/localnet/seal", headers: { "content-type": "application/json" } })).status).toBe(200);
+    expect((await request(control.port, { method: "POST", path: "/localnet/time", headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify({ advance: 0 }) })).status).toBe(200);
+  });
+
+  it("refuses a request from another site's page (Origin) and sends no CORS header, so a preflight fails", async () => {
+    const post = (origin: string) =>
+      request(control.port, { method: "POST", path: "/localnet/seal", headers: { "content-type": "application/json", origin } });
+    for (const origin of ["https://evil.example", "null", "http://evil.example:30380"]) {
+      const r = await post(origin);
+      expect(r.status, origin).toBe(403);
+      expect(r.body.error).toMatch(/no requests from web pages of other sites/);
+    }
+    expect((await post(`http://localhost:${control.port}`)).status).toBe(200);
+    const preflight = await request(control.port, {
+      method: "OPTIONS",
+      path: "/localnet/wallets",
+      headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
+    });
+    expect(preflight.status).toBeGreaterThanOrEqual(400);
+    expect(Object.keys(preflight.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
+    const get = await request(control.port, { path: "/localnet/global-config" });
+    expect(Object.keys(get.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
+  });
+
+  it("bounds the body: over 64 KiB is 413", async () => {
+    const boc = "A".repeat(70 * 1024);
+    const r = await request(control.port, { method: "POST", path: "/localnet/libraries", headers: { "content-type": "application/json" }, body: JSON.stringify({ boc }) });
+    expect(r.status).toBe(413);
+    expect(r.body.error).toMatch(/over 65536 bytes/);
+  });
+
+  it.skipIf(lanAddress === undefined)("bound to a LAN address by the user, it also answers that address as Host, never a DNS name", async () => {
+    const lan = await startControlApi(net, { host: lanAddress!, port: 0 });
+    try {
+      const ok = await request(lan.port, { host: lanAddress, path: "/localnet/shards", headers: { host: `${lanAddress}:${lan.port}` } });
+      expect(ok.status).toBe(200);
+      const named = await request(lan.port, { host: lanAddress, path: "/localnet/shards", headers: { host: `evil.example:${lan.port}` } });
+      expect(named.status).toBe(403);
+      // another IP literal than the one the connection came in on is no name of this server
+      const other = await request(lan.port, { host: lanAddress, path: "/localnet/shards", headers: { host: "10.255.255.1" } });
+      expect(other.status).toBe(403);
+    } finally {
+      await lan.close();
+    }
+  });
+});
+

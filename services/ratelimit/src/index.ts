@@ -111,12 +111,16 @@ export const rateLimitService = defineService({
     });
     const metrics = new RateLimitMetrics();
     let buckets: BucketStore;
-    let health: (() => { degraded: boolean; detail: JsonValue }) | undefined;
+    let health: (() => { degraded: boolean; reasons: string[]; detail: JsonValue }) | undefined;
     if (natsUrl) {
       const { NatsBucketStore } = await import("./nats-store.js");
       const { natsKvBucket: bucket, outage, natsDeadlineMs: deadlineMs } = ctx.options;
       const store = await NatsBucketStore.connect({ url: natsUrl, log: ctx.log, bucket, outage, deadlineMs, now, metrics });
-      health = () => ({ degraded: !store.shared, detail: { nats: store.health() } });
+      health = () => ({
+        degraded: !store.shared,
+        reasons: store.shared ? [] : [`ratelimit: NATS is ${store.health().state}; requests are limited by the outage policy (${outage})`],
+        detail: { nats: store.health() },
+      });
       buckets = store;
     } else {
       buckets = new MemoryBucketStore(now);

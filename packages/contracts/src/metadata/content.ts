@@ -19,6 +19,24 @@ const OFFCHAIN = 0x01;
 
 const unpackError = (what: string) => new ContractDataError(what);
 
+/**
+ * The cells content may have, each counted every time it is reached (as reading it reaches them):
+ * as many as an account state holds (config param 43 max_acc_state_cells). A dictionary whose forks
+ * reference one cell twice has 2^depth entries in a few cells; this bound stops reading it.
+ */
+export const MAX_CONTENT_CELLS = 65_536;
+
+/** True when the tree under `root`, each cell counted as often as it is reached, has at most `max` cells. */
+function treeWithin(root: Cell, max: number): boolean {
+  const todo = [root];
+  let n = 0;
+  while (todo.length > 0) {
+    if (++n > max) return false;
+    todo.push(...todo.pop()!.refs);
+  }
+  return true;
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 function utf8OrNull(bytes: Buffer): string | null {
@@ -59,6 +77,9 @@ function contentDataBytes(cell: Cell): Buffer | null {
  * UTF-8 text (one that is not, or whose value is neither snake nor chunked, is left out).
  */
 export function parseTokenContent(cell: Cell, what: string): TokenContentJson {
+  if (!treeWithin(cell, MAX_CONTENT_CELLS)) {
+    throw unpackError(`${what}: more than 65,536 cells as a tree, each counted every time it is referenced; content is read up to as many as an account state holds (config param 43 max_acc_state_cells)`);
+  }
   const s = cell.beginParse();
   if (s.remainingBits < 8) throw unpackError(`${what}: an empty cell is not TEP-64 content`);
   const prefix = s.loadUint(8);

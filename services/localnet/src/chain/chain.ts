@@ -13,6 +13,7 @@
 import { createHash, createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
 import { Address, beginCell, Cell, Dictionary } from "@ton/core";
 import { LruMap } from "@tongate/runtime";
+import { EXTERNAL_MESSAGE_LIMITS, MAX_MSG_CELLS, readBoc } from "@tongate/ton";
 import {
   accountDepthBalance,
   binTreeFromShards,
@@ -550,7 +551,8 @@ export class Chain implements RecordSource {
   async sendExternal(boc: Buffer): Promise<void> {
     let msg: QueuedMessage;
     try {
-      const roots = Cell.fromBoc(boc);
+      // as a liteserver takes one: within config param 43 (several roots were always taken, the first one used)
+      const roots = readBoc(boc, { ...EXTERNAL_MESSAGE_LIMITS, roots: { max: MAX_MSG_CELLS } });
       // A one-root BoC goes to the emulator as it arrived (no re-serialization).
       msg = queued(roots.length === 1 ? withBoc(roots[0]!, boc.toString("base64")) : roots[0]!);
     } catch (e) {

@@ -3,6 +3,7 @@
 // account's own workchain (no shard proof), as TON's perform_getAccountState resolves them.
 import { Address, beginCell, Cell, loadAccount } from "@ton/core";
 import { LruMap } from "@tongate/runtime";
+import { readBoc } from "@tongate/ton";
 import { accountPrefix64, lookupShardAccount, makeMerkleProof, proveShardAccount, shardContainsAccount, shardHashesList, storeShardAccount, type ShardAccount } from "@tongate/block";
 import type { TlObject } from "@tongate/tl";
 import type { BlockRecord } from "../chain/chain.js";
@@ -127,7 +128,8 @@ export function accountHandlers(ctx: Ctx): Record<string, LiteHandler> {
       if (params.length >= 65536) throw fatal("more than 64k parameter bytes passed");
       let stack: Cell | null = null;
       try {
-        stack = params.length ? Cell.fromBoc(params)[0]! : null;
+        // a cell's own depth bound (the 64 KiB bound above limits its cells)
+        stack = params.length ? readBoc(params, {})[0]! : null;
       } catch (e) {
         throw fatal(`cannot deserialize parameter list boc: ${(e as Error).message}`);
       }

@@ -3,7 +3,7 @@
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
-import { type Client, createClient, type Transport } from "@connectrpc/connect";
+import { type Client, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import type { TvmStackEntry } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import { TvmStackEntrySchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
@@ -24,6 +24,7 @@ import {
   StackEntrySchema,
 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
 import { apiError } from "@tongate/runtime";
+import { MAX_STACK_ENTRIES } from "@tongate/ton";
 
 export type LiteProxyClient = Client<typeof LiteProxy>;
 
@@ -84,9 +85,25 @@ function fromV2(e: TvmStackEntry): StackEntry {
   return create(StackEntrySchema, { type: j.type, value: fromJson(ValueSchema, j.value) });
 }
 
+/**
+ * Runs the get-method through API v2's runGetMethodStd, which bounds the stack's cells and depth and
+ * the result. The number of entries is API v2's bound too (the proto's max_items says the same to the
+ * gateway and the OpenAPI document).
+ */
 export async function runGetMethod(lite: LiteProxyClient, req: RunGetMethodRequest): Promise<RunGetMethodResponse> {
+  if (req.stack.length > MAX_STACK_ENTRIES) throw apiError(422, `stack: ${req.stack.length} entries; a stack may have at most ${MAX_STACK_ENTRIES} values`);
   const stack = req.stack.map((e, i) => toV2(e, `stack[${i}]`));
-  const r = await lite.runGetMethodStd({ address: req.address, method: req.method, stack });
+  let r;
+  try {
+    r = await lite.runGetMethodStd({ address: req.address, method: req.method, stack });
+  } catch (e) {
+    // API v2 names a BoC entry by its own field (stack[0].cell.bytes); here it is stack[0].value.
+    if (e instanceof ConnectError) {
+      const named = e.rawMessage.replace(/^stack\[(\d+)\]\.(?:cell|slice)\.bytes: /, "stack[$1].value: ");
+      if (named !== e.rawMessage) throw new ConnectError(named, e.code, e.metadata);
+    }
+    throw e;
+  }
   return create(RunGetMethodResponseSchema, { gasUsed: r.gasUsed, exitCode: r.exitCode, stack: r.stack.map(fromV2) });
 }
 
