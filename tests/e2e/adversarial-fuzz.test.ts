@@ -102,6 +102,7 @@ function load(seed: number, n: number, chainChanges: boolean): Promise<RunStats>
     timeoutMs: REQUEST_BOUND_MS,
     alive: () => running(tongate),
     revive: SURVEY ? revive : undefined,
+    report: (line) => process.stderr.write(`adversarial fuzz (seed ${seed}): ${line}\n`),
   });
 }
 

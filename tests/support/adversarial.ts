@@ -472,6 +472,8 @@ export async function runCases(o: {
   timeoutMs: number;
   alive: () => boolean;
   revive?: () => Promise<void>;
+  /** progress, every thousand cases and at a death */
+  report?: (line: string) => void;
 }): Promise<RunStats> {
   const stats: RunStats = { sent: 0, byFamily: new Map(), emulator: new Map(), failures: [], slowest: { ms: 0, index: -1, label: "" }, seconds: 0, deaths: 0 };
   const started = performance.now();
@@ -482,6 +484,7 @@ export async function runCases(o: {
   const died = () => {
     if (reviving) return reviving;
     stats.deaths++;
+    o.report?.(`the process exited with cases ${[...inFlight].map(([i, c]) => `#${i} (${c.label})`).join(", ")} in flight`);
     for (const [index, c] of inFlight) stats.failures.push({ index, case: c, what: "in flight when the process exited" });
     inFlight.clear();
     reviving = (o.revive?.() ?? Promise.resolve()).finally(() => (reviving = undefined));
@@ -526,6 +529,7 @@ export async function runCases(o: {
       bump(family, outcome);
       stats.sent++;
       if (wrong) stats.failures.push({ index: i, case: c, what: wrong });
+      if (stats.sent % 1000 === 0) o.report?.(`${stats.sent} answered in ${((performance.now() - started) / 1000).toFixed(0)} s, ${stats.failures.length} failures`);
     }
   };
   await Promise.all(Array.from({ length: o.concurrency }, worker));
