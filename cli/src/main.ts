@@ -5,13 +5,16 @@ import {
   callRegistry,
   ConfigError,
   createLogger,
+  guardProcess,
   logFormatOf,
   openBus,
   parseListen,
   parseOptions,
+  processRegistry,
   remoteTransport,
   serveMetrics,
   usage,
+  type HealthContributor,
   type Logger,
   type MetricsSource,
   type OptionSpec,
@@ -37,6 +40,8 @@ const gatewayOptions: OptionSpec[] = [
   { name: "host", description: "address the gateway listens on (default 0.0.0.0; `start` on a localnet: 127.0.0.1, this machine only: --host 0.0.0.0 opens it)" },
   { name: "call-timeout-ms", default: "10000", description: "deadline of one service call" },
   { name: "max-body-bytes", default: String(1 << 20), description: "largest request body accepted" },
+  { name: "send-timeout-ms", default: "30000", description: "time a client has to take an answer once it is written (an event stream: each event); a client that does not read is dropped" },
+  { name: "max-unread-bytes", default: String(8 << 20), description: "bytes of answers one connection may leave unread (pipelined requests); past it the client is dropped" },
   { name: "cache-max-bytes", default: String(64 << 20), description: "memory budget of the answer cache (TTLs per method in the contract); 0 turns it off" },
   { name: "ratelimit", description: "on: API keys and request-rate limits by the ratelimit service (keyless: 1 rps per client address); off: no limits (default on; `start` on a localnet: on, except keyless clients on loopback)" },
   { name: "trusted-proxy", repeated: true, description: "IP or CIDR of a proxy in front of the gateway whose X-Forwarded-For names the client (rate limits)" },
@@ -79,6 +84,8 @@ function libraryCells(files: string[]): Promise<ReturnType<typeof libraryFromBoc
 
 interface StartedLocalnet {
   stop: () => Promise<void>;
+  /** The state of the localnet's own emulator processes (collation, checks), for /healthz. */
+  health: HealthContributor;
   globalConfig: object;
   control: string;
   liteservers: string[];
@@ -118,6 +125,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = fa
     control: `http://${parseListen(o.control as string).host}:${control.port}`,
     liteservers: net.liteservers.map((l) => `${l.host}:${l.port}`),
     wallets: net.genesis.wallets.map((w) => ({ version: String(w.version), address: w.address.toString({ bounceable: false }) })),
+    health: { health: () => ({ ...net.chain.executor.pool.health(), name: "localnet-emulator" }) },
     stop: async () => {
       await control.close();
       await net.close();
@@ -164,6 +172,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         if (o["chain-halt-after"] === undefined) o = { ...o, "chain-halt-after": String(localnetHaltAfterSeconds(o)) };
       }
       const hosted = await startHost(serviceModules, o, log);
+      if (localnet) hosted.addHealth(localnet.health);
       const gateway = await startGateway(o, log, hosted.upstreams(), hosted);
       banner(o, log, gateway, localnet);
       return async () => {
@@ -241,7 +250,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
 
 /** The Prometheus text of a `serve` process: its calls' metrics and its services' own. */
 function servedMetrics(hosted: ServiceHost): MetricsSource {
-  const registries = [callRegistry, ...hosted.metrics()];
+  const registries = [callRegistry, processRegistry, ...hosted.metrics()];
   return {
     contentType: callRegistry.contentType,
     metrics: async () => (await Promise.all(registries.map((r) => r.metrics()))).join("\n"),
@@ -309,6 +318,8 @@ async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: 
     log: log.child({ component: "gateway" }),
     callTimeoutMs: Number(o["call-timeout-ms"]),
     maxBodyBytes: Number(o["max-body-bytes"]),
+    sendTimeoutMs: intOption(o, "send-timeout-ms", (n) => n >= 100, "a time in ms, at least 100"),
+    maxUnreadBytes: intOption(o, "max-unread-bytes", (n) => n >= 65536, "a number of bytes, at least 65536"),
     cache: { maxBytes: nonNegative("cache-max-bytes", o["cache-max-bytes"]) },
     rateLimit: rateLimitOf(o),
   });
@@ -411,6 +422,8 @@ export async function main(argv: string[]): Promise<void> {
     }
     o["log-format"] = format;
     log = createLogger({ level: o["log-level"] as string, format });
+    // A long-running command serves on through an error no code caught (docs/architecture.md says why that is safe).
+    guardProcess(log);
     const stop = await command.run(o, log);
     let stopping = false;
     const shutdown = (signal: string) => {

@@ -5,7 +5,8 @@
 // Server-Sent Events, /healthz, /metrics and the API docs. The request path is a
 // pipeline of stages (pipeline.ts, stages/). With rate limiting on, every request
 // counts except health, metrics, CORS preflights, the API docs and the admin API
-// (ratelimit/exempt.ts).
+// (ratelimit/exempt.ts). Answers leave through the delivery (delivery.ts): a client that does not
+// read them is dropped.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -18,9 +19,11 @@ import { GatewayMetrics } from "./metrics.js";
 import { pipeline } from "./pipeline.js";
 import { RateLimiter, type RateLimitOptions } from "./ratelimit/limiter.js";
 import { buildRoutes, type RouteTable } from "./routes.js";
+import { Delivery } from "./delivery.js";
+import { refusal } from "./stages/errors.js";
 import { CORS } from "./stages/limits.js";
 import type { Exchange, Handler, Reply } from "./stages/stage.js";
-import { exchangeOf } from "./stages/target.js";
+import { exchangeOf, loggedUrl } from "./stages/target.js";
 
 export { canonicalPath } from "./stages/target.js";
 
@@ -48,11 +51,16 @@ export interface GatewayOptions {
   serviceMetrics?: readonly Registry[];
   /** Rate limits and API keys by the RateLimit upstream (which must be among `upstreams`); off without it. */
   rateLimit?: RateLimitOptions;
+  /** Time a client has to take an answer once it is written (an event stream: each event), ms; past it the client is dropped. */
+  sendTimeoutMs?: number;
+  /** Bytes of answers one connection may leave unread (a pipelining client that does not read); past it the client is dropped. */
+  maxUnreadBytes?: number;
 }
 
 export class Gateway {
   readonly routes: RouteTable;
   readonly metrics = new GatewayMetrics();
+  private readonly delivery: Delivery;
   private readonly serve: Handler<Exchange, Reply | null>;
 
   constructor(private readonly opts: GatewayOptions) {
@@ -61,6 +69,9 @@ export class Gateway {
     this.routes = buildRoutes(opts.upstreams.map((u) => u.service));
     const timeoutMs = opts.callTimeoutMs ?? 10_000;
     this.metrics.include(opts.serviceMetrics ?? []);
+    const delivery = new Delivery({ sendTimeoutMs: opts.sendTimeoutMs ?? 30_000, maxUnreadBytes: opts.maxUnreadBytes ?? 8 << 20 }, (reason) => this.metrics.clientDropped(reason));
+    this.metrics.watchDelivery(() => delivery.unreadBytes);
+    this.delivery = delivery;
     let cache: AnswerCache | undefined;
     if (opts.cache && opts.cache.maxBytes > 0) {
       const c = new AnswerCache(opts.upstreams.flatMap((u) => u.service.methods), opts.cache);
@@ -86,36 +97,118 @@ export class Gateway {
       maxUrl: opts.maxUrlLength ?? 8192,
       timeoutMs,
       maxBatch: opts.maxBatch ?? 100,
+      delivery,
     });
   }
 
-  /** The node:http request listener. */
+  /**
+   * The node:http request listener. It never throws and leaves no promise rejected: a failure while
+   * answering is a 500 for that request (or its connection closed, when the head is already sent), logged once.
+   */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
-    this.serve(exchangeOf(req, res, this.routes)).then(
-      (reply) => this.finish(req, res, reply, started),
-      (err: unknown) => {
-        this.opts.log.error({ err, url: req.url }, "unhandled gateway error");
-        this.finish(req, res, { status: 500, body: { ok: false, error: "internal error", code: 500 }, route: "error" }, started);
-      },
-    );
+    this.delivery.received(req.socket);
+    // A write that fails after the answer (the client has gone) leaves nothing to answer; unheard, its
+    // error would be an uncaught exception.
+    res.on("error", (err) => this.opts.log.debug({ err, url: loggedUrl(req.url) }, "answer not delivered"));
+    let serving: Promise<Reply | null>;
+    try {
+      serving = this.serve(exchangeOf(req, res, this.routes));
+    } catch (err) {
+      serving = Promise.reject(err);
+    }
+    serving
+      .then(
+        (reply) => this.finish(req, res, reply, started),
+        (err: unknown) => {
+          this.opts.log.error({ err, url: loggedUrl(req.url) }, "unhandled gateway error");
+          this.finish(req, res, this.internalError(req), started, true);
+        },
+      )
+      .catch((err: unknown) => {
+        // finish does not throw; should it, the request still ends here
+        this.opts.log.error({ err, url: loggedUrl(req.url) }, "answering failed");
+        req.socket.destroy();
+      });
   };
 
-  private finish(req: IncomingMessage, res: ServerResponse, reply: Reply | null, started: number): void {
-    if (reply) {
-      if (!res.headersSent) {
-        const payload = reply.rendered ?? JSON.stringify(reply.body);
-        res.writeHead(reply.status, {
-          "content-type": "application/json; charset=utf-8",
-          "content-length": Buffer.byteLength(payload),
-          ...CORS,
-          ...reply.headers,
-        });
-        res.end(payload);
+  /** Writes the reply (when a stage did not write the answer itself) and accounts for the request. `logged`: its failure is logged already. */
+  private finish(req: IncomingMessage, res: ServerResponse, reply: Reply | null, started: number, logged = false): void {
+    let status = reply?.status ?? res.statusCode;
+    const route = reply?.route ?? "static";
+    try {
+      if (!reply || res.headersSent) {
+        // A stage wrote the answer (metrics, docs, an event stream): its client must take it in time too.
+        if (res.writableEnded) this.delivery.watch(req.socket, res, res.writableLength);
+        // A stage that failed after writing the head left an answer without its end: close it.
+        else if (!res.destroyed) req.socket.destroy();
+      } else if (res.destroyed) {
+        status = CLIENT_GONE;
+      } else {
+        ({ status, logged } = this.write(req, res, reply, logged));
       }
-      if (reply.status >= 500) this.opts.log.warn({ status: reply.status, route: reply.route, url: req.url?.slice(0, 256), body: reply.body }, "request failed");
-      else this.opts.log.debug({ status: reply.status, route: reply.route, method: req.method }, "request");
+    } catch (err) {
+      // Headers refused, a write to a connection torn down: a 500 when nothing was sent yet, else the connection closes.
+      if (!logged) this.opts.log.error({ err, route, url: loggedUrl(req.url) }, "answering failed");
+      logged = true;
+      status = this.answerInternalError(req, res);
     }
-    this.metrics.observe(reply?.route ?? "static", req.method ?? "", reply?.status ?? res.statusCode, (performance.now() - started) / 1000);
+    if (status >= 500 && !logged) this.opts.log.warn({ status, route, url: loggedUrl(req.url), body: reply?.body }, "request failed");
+    else if (status < 500) this.opts.log.debug({ status, route, method: req.method }, "request");
+    this.metrics.observe(route, req.method ?? "", status, (performance.now() - started) / 1000);
+  }
+
+  /** Writes a reply: its JSON (a 500 if it has none), unless its client already leaves too much unread (then it is dropped). */
+  private write(req: IncomingMessage, res: ServerResponse, reply: Reply, logged: boolean): { status: number; logged: boolean } {
+    let payload: string;
+    try {
+      payload = reply.rendered ?? JSON.stringify(reply.body);
+    } catch (err) {
+      this.opts.log.error({ err, route: reply.route, url: loggedUrl(req.url) }, "answer could not be written as JSON");
+      reply = this.internalError(req);
+      payload = JSON.stringify(reply.body);
+      logged = true;
+    }
+    const bytes = Buffer.byteLength(payload);
+    if (!this.delivery.admits(req.socket, bytes)) {
+      this.delivery.drop(req.socket, "unread_bytes");
+      return { status: CLIENT_GONE, logged };
+    }
+    res.writeHead(reply.status, {
+      "content-type": JSON_TYPE,
+      "content-length": bytes,
+      ...CORS,
+      ...reply.headers,
+    });
+    res.end(payload);
+    this.delivery.watch(req.socket, res, bytes);
+    return { status: reply.status, logged };
+  }
+
+  /** A 500 in the envelope of the request's API. */
+  private internalError(req: IncomingMessage): Reply {
+    const rawPath = (req.url ?? "/").split("?", 1)[0]!;
+    return refusal(this.routes.flavourOf(rawPath), 500, "internal error", "error");
+  }
+
+  /** Answers a 500 after a failure while answering, or closes the connection when the head is already sent; the status answered. */
+  private answerInternalError(req: IncomingMessage, res: ServerResponse): number {
+    try {
+      if (!res.headersSent && !res.destroyed) {
+        const payload = JSON.stringify(this.internalError(req).body);
+        res.writeHead(500, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(payload), ...CORS });
+        res.end(payload);
+        this.delivery.watch(req.socket, res, payload.length);
+        return 500;
+      }
+    } catch {
+      // the connection cannot take even that
+    }
+    req.socket.destroy();
+    return 500;
   }
 }
+
+const JSON_TYPE = "application/json; charset=utf-8";
+/** The status metrics record for a request whose client went away or was dropped before its answer (nginx's). */
+const CLIENT_GONE = 499;

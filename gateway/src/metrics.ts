@@ -1,9 +1,10 @@
 // Prometheus metrics of the HTTP edge: requests and latency per route and status, answer cache use,
-// rate-limit decisions; and the service calls' (the transports' interceptors).
+// rate-limit decisions, clients dropped for not reading; and the service calls' (the transports' interceptors).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { Decision_Outcome } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
-import { callMetrics } from "@tongate/runtime";
+import { callMetrics, processMetrics } from "@tongate/runtime";
 import type { CacheStats } from "./cache.js";
+import type { DropReason } from "./delivery.js";
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -36,10 +37,19 @@ export class GatewayMetrics {
   });
   private readonly decisionsByOutcome = new Map<string, { inc(): void }>();
 
+  private readonly droppedClients = new Counter({
+    name: "tongate_http_clients_dropped_total",
+    help: "Connections closed because their client did not read its answers, by reason (send_timeout, unread_bytes)",
+    labelNames: ["reason"],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "tongate_" });
     // The service calls' metrics, which every transport's interceptors keep (tongate_rpc_*).
     for (const m of callMetrics) this.registry.registerMetric(m);
+    // The process's own (uncaught errors the process served on).
+    for (const m of processMetrics) this.registry.registerMetric(m);
   }
 
   /** Shows the metrics of `registries` (the services in this process) on this /metrics too. */
@@ -66,6 +76,22 @@ export class GatewayMetrics {
     let child = this.decisionsByOutcome.get(label);
     if (!child) this.decisionsByOutcome.set(label, (child = this.rateLimitDecisions.labels(label)));
     child.inc();
+  }
+
+  clientDropped(reason: DropReason): void {
+    this.droppedClients.inc({ reason });
+  }
+
+  /** Exports the bytes of answers written and not yet taken by their clients (read at scrape time). */
+  watchDelivery(unreadBytes: () => number): void {
+    new Gauge({
+      name: "tongate_http_unread_bytes",
+      help: "Bytes of answers written and not yet taken by their clients",
+      registers: [this.registry],
+      collect() {
+        this.set(unreadBytes());
+      },
+    });
   }
 
   cacheLookup(rpc: string, hit: boolean): void {

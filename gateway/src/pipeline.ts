@@ -8,6 +8,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { Logger, ServiceHealth } from "@tongate/runtime";
 import type { AnswerCache } from "./cache.js";
+import type { Delivery } from "./delivery.js";
 import type { ApiDocs } from "./docs.js";
 import type { GatewayMetrics } from "./metrics.js";
 import type { RateLimiter } from "./ratelimit/limiter.js";
@@ -36,6 +37,7 @@ export interface PipelineParts {
   maxUrl: number;
   timeoutMs: number;
   maxBatch: number;
+  delivery: Delivery;
 }
 
 export function pipeline(p: PipelineParts): Handler<Exchange, Reply | null> {
@@ -53,7 +55,7 @@ export function pipeline(p: PipelineParts): Handler<Exchange, Reply | null> {
     metrics: p.metrics,
     health: p.health,
     rest: restEndpoint({ call, classify, maxBody: p.maxBody }),
-    stream: sseEndpoint({ transports: p.transports, classify }),
+    stream: sseEndpoint({ transports: p.transports, classify, delivery: p.delivery }),
     jsonRpc: jsonRpcEndpoint({ routes: p.routes, call, classify, maxBody: p.maxBody, maxBatch: p.maxBatch }),
   });
   return compose(stages, route);

@@ -12,7 +12,8 @@ export interface Embedded {
 
 /**
  * `options` are what the services get from the command line (e.g. globalConfig for lite-proxy);
- * `gateway` adds gateway options (e.g. its answer cache, off by default here). Rate limiting is off
+ * `gateway` adds gateway options (e.g. its answer cache, off by default here; `log`: the gateway's logger,
+ * silent unless given). Rate limiting is off
  * unless `gateway.rateLimit` is given (the ratelimit service runs either way: its admin routes answer).
  * The indexer (chDB in this process) runs only when `options.index` is given ("on": following the
  * chain of `options.globalConfig`; "off": answering from what is stored). `provide` replaces what
@@ -27,7 +28,7 @@ export async function startEmbedded(options: Record<string, unknown> = {}, gatew
   const gw = new Gateway({
     health: hosted.health(),
     ...gateway,
-    log,
+    log: gateway.log ?? log,
     upstreams: hosted.upstreams(),
   });
   const server: HttpServer = await listenGateway(gw, { host: "127.0.0.1", port: 0 });

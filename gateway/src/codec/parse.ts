@@ -19,6 +19,21 @@ export interface ParseOptions {
 }
 
 const MAX_DEPTH = 32;
+/** The most characters of a client's value a message quotes. */
+const MAX_SHOWN = 80;
+/** The most unknown parameters a message names. */
+const MAX_UNKNOWN_SHOWN = 5;
+
+/** A client's value as a message quotes it: JSON, cut to MAX_SHOWN characters with "…" and its length. */
+function show(v: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = Array.isArray(v) ? "an array" : typeof v;
+  }
+  return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN - 1)}… (${s.length} characters)` : s;
+}
 
 export function parseQuery(desc: DescMessage, params: URLSearchParams, opts: ParseOptions): Message {
   const grouped = new Map<string, string[]>();
@@ -132,7 +147,7 @@ function messageFrom(desc: DescMessage, value: JsonValue, path: string, opts: Pa
     const member = oneof.fields.find((f) => f.fieldKind === "message" && conventionOf(f.message).tlType === type);
     if (!member || member.fieldKind !== "message") {
       const accepted = oneof.fields.map((f) => (f.fieldKind === "message" ? conventionOf(f.message).tlType : f.name));
-      throw new InputError(`${path}: "@type" must be one of ${accepted.join(", ")}; got ${JSON.stringify(type ?? null)}`);
+      throw new InputError(`${path}: "@type" must be one of ${accepted.join(", ")}; got ${show(type ?? null)}`);
     }
     const inner = objectInit(member.message, value as Record<string, JsonValue>, path + ".", opts, depth + 1);
     return { [oneof.localName]: { case: member.localName, value: create(member.message, inner as never) } };
@@ -143,9 +158,8 @@ function messageFrom(desc: DescMessage, value: JsonValue, path: string, opts: Pa
 function rejectUnknownKeys(unknown: string[], fields: FieldConvention[], opts: ParseOptions): void {
   if (!opts.rejectUnknown || unknown.length === 0) return;
   const accepted = fields.map((f) => f.key);
-  throw new InputError(
-    `unknown parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => JSON.stringify(u)).join(", ")}; accepted: ${accepted.length ? accepted.join(", ") : "none"}`,
-  );
+  const named = unknown.slice(0, MAX_UNKNOWN_SHOWN).map(show).join(", ") + (unknown.length > MAX_UNKNOWN_SHOWN ? ` and ${unknown.length - MAX_UNKNOWN_SHOWN} more` : "");
+  throw new InputError(`unknown parameter${unknown.length > 1 ? "s" : ""} ${named}; accepted: ${accepted.length ? accepted.join(", ") : "none"}`);
 }
 
 const INT_RE = /^-?\d{1,20}$/;
@@ -164,10 +178,6 @@ const LIMITS: Partial<Record<ScalarType, [bigint, bigint]>> = {
 const is64 = (t: ScalarType) =>
   t === ScalarType.INT64 || t === ScalarType.UINT64 || t === ScalarType.SINT64 || t === ScalarType.FIXED64 || t === ScalarType.SFIXED64;
 
-const show = (v: unknown) => {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 80 ? s.slice(0, 77) + "…" : s;
-};
 
 function scalarFrom(_field: DescField, type: ScalarType, value: JsonValue, path: string): unknown {
   switch (type) {

@@ -1,6 +1,8 @@
 // /jsonRPC: {jsonrpc, id, method, params} (or a batch of them) dispatched to API v2's routes by name,
 // each call through the call stages; id and jsonrpc echoed. Counted per call when rate limiting is on
-// (`x.admit`: a batch takes one token per call, all or none).
+// (`x.admit`: a batch takes one token per call, all or none). The echoed `id` is what JSON-RPC 2.0
+// allows (a string, a number or null) and `jsonrpc` a short string: anything else is refused with id null,
+// so no client value of unbounded size or depth is written back.
 import type { JsonValue } from "@bufbuild/protobuf";
 import { parseBody } from "../codec/parse.js";
 import { errorBody, newExtra, successBody, type RpcEcho } from "../envelope.js";
@@ -12,16 +14,43 @@ import { JSON_RPC_PATH } from "./ratelimit.js";
 import { cacheMark } from "./rest.js";
 import type { Answer, Call, Exchange, Handler, Reply } from "./stage.js";
 
+/** The longest string `id` echoed, characters. */
+export const MAX_RPC_ID = 256;
+/** The longest `jsonrpc` echoed, characters ("2.0" in every client seen). */
+const MAX_RPC_VERSION = 16;
+
+/** The echo of a reply to a call whose id cannot be read (JSON-RPC 2.0: id null). */
+const NO_ID: RpcEcho = { jsonrpc: "2.0", id: null };
+
+const kindOf = (v: JsonValue): string => (Array.isArray(v) ? "an array" : v === null ? "null" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+
+/** What a call's reply echoes: its id and jsonrpc when JSON-RPC allows them, else id null and why not. */
+export function rpcEchoOf(c: Record<string, JsonValue>): { echo: RpcEcho; problem?: string } {
+  const { id, jsonrpc } = c;
+  if (id !== undefined && id !== null && typeof id !== "number" && typeof id !== "string") {
+    return { echo: NO_ID, problem: `id: a JSON-RPC id is a string, a number or null, got ${kindOf(id)}` };
+  }
+  if (typeof id === "string" && id.length > MAX_RPC_ID) {
+    return { echo: NO_ID, problem: `id: at most ${MAX_RPC_ID} characters, got ${id.length}` };
+  }
+  if (jsonrpc !== undefined && jsonrpc !== null && (typeof jsonrpc !== "string" || jsonrpc.length > MAX_RPC_VERSION)) {
+    const got = typeof jsonrpc === "string" ? `${jsonrpc.length} characters` : kindOf(jsonrpc);
+    return { echo: { jsonrpc: "2.0", id: id ?? null }, problem: `jsonrpc: expected "2.0" (a string of at most ${MAX_RPC_VERSION} characters), got ${got}` };
+  }
+  return { echo: { jsonrpc: jsonrpc ?? "2.0", id } };
+}
+
 export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Answer>; classify: Classify; maxBody: number; maxBatch: number }): Handler<Exchange, Reply> {
   const one = async (call: unknown): Promise<Reply> => {
     if (call === null || typeof call !== "object" || Array.isArray(call)) {
-      return { status: 422, body: errorBody("v2", 422, "a JSON-RPC call must be an object {jsonrpc, id, method, params}", "_", {}), route: JSON_RPC_PATH };
+      return { status: 422, body: errorBody("v2", 422, "a JSON-RPC call must be an object {jsonrpc, id, method, params}", "_", NO_ID), route: JSON_RPC_PATH };
     }
     const c = call as Record<string, JsonValue>;
-    const echo: RpcEcho = { jsonrpc: c.jsonrpc ?? "2.0", id: c.id };
+    const { echo, problem } = rpcEchoOf(c);
     let params = c.params ?? {};
     let extra = typeof c["@extra"] === "string" ? c["@extra"] : undefined;
     const fail = (status: number, message: string): Reply => ({ status, body: errorBody("v2", status, message, extra ?? newExtra(), echo), route: JSON_RPC_PATH });
+    if (problem) return fail(422, problem);
     if (typeof c.method !== "string") return fail(422, 'a JSON-RPC call needs "method", the name of an API v2 method');
     const route = o.routes.byRpcName.get(c.method);
     if (!route) return fail(422, "Unknown method");
@@ -56,9 +85,10 @@ export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Ans
   /** A refused /jsonRPC request: the error in the JSON-RPC envelope of each call (id and jsonrpc echoed). */
   const refused = (body: unknown, a: Admission): Reply => {
     const each = (call: unknown) => {
-      const c = call !== null && typeof call === "object" && !Array.isArray(call) ? (call as Record<string, JsonValue>) : {};
+      if (call === null || typeof call !== "object" || Array.isArray(call)) return errorBody("v2", a.status, a.message, newExtra(), NO_ID);
+      const c = call as Record<string, JsonValue>;
       const extra = typeof c["@extra"] === "string" ? c["@extra"] : newExtra();
-      return errorBody("v2", a.status, a.message, extra, { jsonrpc: c.jsonrpc ?? "2.0", id: c.id });
+      return errorBody("v2", a.status, a.message, extra, rpcEchoOf(c).echo);
     };
     return { status: a.status, body: Array.isArray(body) && body.length > 0 ? body.map(each) : each(body), route: "ratelimit" };
   };
@@ -70,7 +100,7 @@ export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Ans
       body = await readJson(x.req, o.maxBody);
     } catch (err) {
       const { status, message } = o.classify(err, undefined);
-      failed = { status, body: errorBody("v2", status, message, "_", {}), route: JSON_RPC_PATH };
+      failed = { status, body: errorBody("v2", status, message, "_", NO_ID), route: JSON_RPC_PATH };
     }
     if (!x.admit) return failed ?? answer(body);
     const calls = Array.isArray(body) && body.length > 0 && body.length <= o.maxBatch ? body.length : 1;

@@ -24,3 +24,29 @@ export function exchangeOf(req: IncomingMessage, res: ServerResponse, routes: Ro
   }
   return { req, res, url, method: req.method ?? "GET", rawPath, query: qi < 0 ? "" : url.slice(qi + 1), path, flavour: routes.flavourOf(path ?? rawPath) };
 }
+
+/** The most characters of a request target a log line shows. */
+const MAX_LOGGED_URL = 256;
+
+/** A request target as logs show it: the value of every api_key parameter replaced by "***" (whatever escapes spell its name), cut at 256 characters. */
+export function loggedUrl(url: string | undefined): string {
+  if (url === undefined) return "";
+  const qi = url.indexOf("?");
+  let out = url;
+  if (qi >= 0) {
+    const parts = url.slice(qi + 1).split("&");
+    for (let i = 0; i < parts.length; i++) {
+      const eq = parts[i]!.indexOf("=");
+      const rawName = eq < 0 ? parts[i]! : parts[i]!.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, " "));
+      } catch {
+        // not valid percent-encoding: compared as it is
+      }
+      if (name === "api_key" && eq >= 0) parts[i] = `${rawName}=***`;
+    }
+    out = `${url.slice(0, qi)}?${parts.join("&")}`;
+  }
+  return out.length > MAX_LOGGED_URL ? `${out.slice(0, MAX_LOGGED_URL)}…` : out;
+}

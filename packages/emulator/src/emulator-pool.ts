@@ -216,6 +216,8 @@ export class EmulatorPool {
       if (this.closed) return reject(new EmulatorFailure("closed", "the emulator pool was closed"));
       if (signal?.aborted) return reject(new EmulatorFailure("closed", "the caller gave up before the run started"));
       if (this.queue.length >= this.maxQueued) return this.fail(reject, new EmulatorFailure("busy", `${this.queue.length} emulator runs are waiting already`));
+      // Processes fail to start and the next try is not due yet: say so now rather than hold the run.
+      if (this.restartTimer && !this.idleSlot()) return this.fail(reject, new EmulatorFailure("crash", `no emulator process can start: ${this.startError}`));
       // `resolve` takes what the process answered for this kind of message (T)
       const run: Run = { id: this.nextId++, message, config, libs, resolve: resolve as (a: unknown) => void, reject, signal };
       if (signal) {

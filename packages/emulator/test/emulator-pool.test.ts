@@ -109,8 +109,8 @@ describe("EmulatorPool", () => {
     expect(e.message).toMatch(/memory access out of bounds/);
     const ok = await runGetMethod(pool, run(hostile, methodId("seqno")));
     expect(ok.success && ok.exitCode).toBe(0);
-    await expect.poll(() => pool.status().replaced).toBe(before + 1);
-    await expect.poll(() => pool.status()).toMatchObject({ state: "up", ready: 2, failures: { trap: 1 } });
+    await expect.poll(() => pool.status().replaced, { timeout: 20_000 }).toBe(before + 1);
+    await expect.poll(() => pool.status(), { timeout: 20_000 }).toMatchObject({ state: "up", ready: 2, failures: { trap: 1 } });
   });
 
   it("a runaway loop is stopped at the time bound", async () => {
@@ -150,6 +150,24 @@ describe("EmulatorPool", () => {
       expect(outcomes.filter((o) => o === "ok").length).toBeGreaterThanOrEqual(1);
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe("an EmulatorPool whose processes cannot start", () => {
+  it("is down on /healthz with the reason, and fails runs at once instead of holding them", async () => {
+    // A JavaScript heap of 1 MiB cannot hold Node itself: every process ends before it is ready.
+    const broken = new EmulatorPool({ size: 1, heapMb: 1 });
+    try {
+      expect(broken.health()).toMatchObject({ name: "emulator", ok: true, detail: { state: "idle" } });
+      await expect(broken.warm()).rejects.toThrow(/no emulator process can start/);
+      const h = broken.health();
+      expect(h).toMatchObject({ name: "emulator", ok: false, detail: { state: "down" } });
+      expect(h.reason).toMatch(/^emulator: no process can start/);
+      const e = await failure(runGetMethod(broken, run(prevKeyBlockCode, 0)));
+      expect(e.reason).toBe("crash");
+    } finally {
+      await broken.close();
     }
   });
 });

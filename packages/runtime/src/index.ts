@@ -8,5 +8,6 @@ export * from "./lru.js";
 export * from "./bus.js";
 export * from "./metrics-server.js";
 export * from "./interceptors.js";
+export * from "./process-guard.js";
 export * from "./rendered-answer.js";
 export * from "./worker.js";

@@ -1,6 +1,7 @@
 // Logs, shared by every service: pino events written as JSON lines (one object per line, for
 // collectors) or as one readable line per event (for a person at a terminal). The composition root
-// picks the format: `auto` is readable on a TTY and JSON otherwise.
+// picks the format: `auto` is readable on a TTY and JSON otherwise. Every line is cleared of API keys
+// before it is written (redactSecrets), whatever logged them: a request's URL, its headers, an error.
 import { pino, type Logger } from "pino";
 
 export type { Logger };
@@ -25,6 +26,26 @@ export function logFormatOf(format: string | undefined, stream: { isTTY?: boolea
   throw new Error(`--log-format ${format}: expected auto, pretty or json`);
 }
 
+/** What stands for a secret in a log line. */
+export const REDACTED = "***";
+
+// An API key as toncenter takes it: the api_key query parameter (its name percent-encoded too) and the
+// X-API-Key header; as they appear in a URL, in logged JSON fields ("api_key", "apiKey", "x-api-key")
+// and in a header line quoted by a message. The value runs to the end of the parameter, field or line.
+const SECRET_HINT = /api(?:_|-|%5f)?key/i;
+const SECRETS: [RegExp, string][] = [
+  [/(\bapi(?:_|%5f)key=)(?:\\.|[^&#\s"\\])*/gi, `$1${REDACTED}`],
+  [/("(?:api_key|apikey|x-api-key)"\s*:\s*")(?:\\.|[^"\\])*"/gi, `$1${REDACTED}"`],
+  [/(\bx-api-key\s*:\s*)(?![\s"])(?:\\.|[^\s,;"\\])+/gi, `$1${REDACTED}`],
+];
+
+/** `text` (a log line, a URL) with the value of every API key in it replaced by REDACTED. */
+export function redactSecrets(text: string): string {
+  if (!SECRET_HINT.test(text)) return text;
+  for (const [pattern, replacement] of SECRETS) text = text.replace(pattern, replacement);
+  return text;
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const out = options.destination ?? process.stdout;
   const format = options.format === undefined ? "json" : logFormatOf(options.format, out);
@@ -34,10 +55,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  if (format === "json") return options.destination ? pino(settings, options.destination as pino.DestinationStream) : pino(settings);
+  if (format === "json") {
+    const sink = options.destination ?? pino.destination();
+    return pino(settings, { write: (line: string) => sink.write(redactSecrets(line)) });
+  }
   const color = options.color ?? (!!out.isTTY && !process.env.NO_COLOR);
   return pino(settings, {
-    write(line: string) {
+    write(raw: string) {
+      const line = redactSecrets(raw);
       let entry: Record<string, unknown>;
       try {
         entry = JSON.parse(line) as Record<string, unknown>;

@@ -1,6 +1,6 @@
 // Log lines: one readable line per event on a terminal, JSON lines otherwise.
 import { describe, expect, it } from "vitest";
-import { createLogger, formatLogLine, logFormatOf } from "../src/log.js";
+import { createLogger, formatLogLine, logFormatOf, redactSecrets } from "../src/log.js";
 
 const at = new Date(2026, 10, 24, 9, 5, 7, 42).toISOString();
 
@@ -51,5 +51,34 @@ describe("createLogger", () => {
     expect(logFormatOf("pretty")).toBe("pretty");
     expect(logFormatOf("auto", { isTTY: false })).toBe("json");
     expect(() => logFormatOf("yaml")).toThrow(/expected auto, pretty or json/);
+  });
+});
+
+describe("API keys in log lines", () => {
+  const KEY = "c0ffee5ecret0123456789abcdef";
+
+  it("redactSecrets clears the api_key parameter (its name percent-encoded too), X-API-Key fields and header lines", () => {
+    expect(redactSecrets(`/api/v2/getMasterchainInfo?api_key=${KEY}&x=1`)).toBe("/api/v2/getMasterchainInfo?api_key=***&x=1");
+    expect(redactSecrets(`/a?x=1&API%5Fkey=${KEY}#f`)).toBe("/a?x=1&API%5Fkey=***#f");
+    expect(redactSecrets(`{"url":"/a?api_key=${KEY}","headers":{"x-api-key":"${KEY}"},"apiKey":"${KEY}"}`)).toBe(
+      '{"url":"/a?api_key=***","headers":{"x-api-key":"***"},"apiKey":"***"}',
+    );
+    expect(redactSecrets(`{"msg":"sent X-API-Key: ${KEY} twice"}`)).toBe('{"msg":"sent X-API-Key: *** twice"}');
+    // a value with an escaped quote in a JSON line ends at the closing quote, not at the escape
+    expect(redactSecrets(`{"url":"/a?api_key=ab\\"cd${KEY}"}`)).toBe('{"url":"/a?api_key=***"}');
+    expect(redactSecrets("no keys here")).toBe("no keys here");
+  });
+
+  it("no line of either format carries a key, whatever field or error holds it", () => {
+    for (const format of ["json", "pretty"] as const) {
+      const lines: string[] = [];
+      const log = createLogger({ format, level: "debug", destination: { write: (s: string) => lines.push(s) }, color: false });
+      log.warn({ url: `/api/v2/x?api_key=${KEY}` }, "request failed");
+      log.error({ err: new Error(`upstream refused /x?api_key=${KEY}`) }, "call failed");
+      log.debug({ headers: { "x-api-key": KEY } }, "request");
+      expect(lines).toHaveLength(3);
+      for (const line of lines) expect(line, format).not.toContain(KEY);
+      expect(lines[0]).toContain("api_key=***");
+    }
   });
 });

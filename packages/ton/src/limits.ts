@@ -35,5 +35,11 @@ export const MAX_TUPLE_NESTING = 16;
  * tuples nested 280 deep run and 300 deep trap.
  */
 export const MAX_VM_STACK_DEPTH = 256;
+/**
+ * The depth of a cell that TON's emulator, compiled to WebAssembly, stores in an account's state or
+ * returns without failing (it recurses where the C++ node has a deep native stack): the localnet,
+ * whose every transaction it runs, takes nothing deeper that it would have to store.
+ */
+export const MAX_EMULATED_CELL_DEPTH = MAX_VM_STACK_DEPTH;
 /** The cells of all the cell and slice entries of one input stack: as many as a message may carry. */
 export const MAX_STACK_CELLS = MAX_MSG_CELLS;

@@ -7,7 +7,7 @@
 // transaction — journaled, replayed and proven like any other — and the state's dictionary is
 // derived from the accounts, so it is consistent as a validator would require.
 import { beginCell, Cell, CellType, contractAddress, Dictionary, loadShardAccount, type Address, type StateInit } from "@ton/core";
-import { BocError, MAX_LIBRARY_CELLS, MAX_VM_DATA_DEPTH, readBoc, type BocLimits } from "@tongate/ton";
+import { BocError, MAX_EMULATED_CELL_DEPTH, MAX_LIBRARY_CELLS, MAX_VM_DATA_DEPTH, readBoc, type BocLimits } from "@tongate/ton";
 import { KEY_256, libDescr, libDescrValue, loadShardStateUnsplitHeader, type Libraries, emptyLibraries } from "@tongate/block";
 
 /** assets/library-keeper.fc, compiled with FunC 0.4.6 (a test checks the source still compiles to it). */
@@ -42,11 +42,12 @@ export function checkLibraryCell(lib: Cell): void {
 
 /**
  * What a library may be, as the chain checks it when an account sets one (config param 43: its
- * cells when the keeper's SETLIBCODE adds it, its depth as any account state's).
+ * cells when the keeper's SETLIBCODE adds it); its depth, where config param 43 allows an account
+ * state max_vm_data_depth, as deep as the emulator that runs the localnet can store it.
  */
 const LIBRARY_BOC: BocLimits = {
   cells: { max: MAX_LIBRARY_CELLS, why: "config param 43 max_library_cells" },
-  depth: { max: MAX_VM_DATA_DEPTH, why: "config param 43 max_vm_data_depth" },
+  depth: { max: Math.min(MAX_VM_DATA_DEPTH, MAX_EMULATED_CELL_DEPTH), why: "the depth TON's emulator, which runs the localnet, can store; config param 43 max_vm_data_depth allows 512" },
 };
 
 /** The library cell of a one-root BoC (`--library FILE`, POST /localnet/libraries); RangeError when it is none. */
