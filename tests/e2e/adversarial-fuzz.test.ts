@@ -31,6 +31,7 @@ const REQUEST_BOUND_MS = 20_000;
 const PROBE_BOUND_MS = 1000;
 const RSS_TOLERANCE = 0.1;
 const SETTLE_MS = 60_000;
+const QUIET_MS = 10_000;
 const FAILURE_DIR = join(tmpdir(), `tongate-fuzz-${SEED}`);
 /** TONGATE_FUZZ_SURVEY=1: restart tongate when an input ends it and go on, to list every such input in one run (the test fails all the same). */
 const SURVEY = process.env.TONGATE_FUZZ_SURVEY === "1";
@@ -144,6 +145,10 @@ describe("adversarial fuzz", () => {
     await sleep(5000);
     const baseline = { main: main(), emulators: emulators() };
     const before = await seqno();
+    // the probes without the load, for comparison
+    const quietProber = startProber(gateway, PROBE_BOUND_MS);
+    await sleep(QUIET_MS);
+    const quiet = await quietProber.stop();
 
     const prober = startProber(gateway, PROBE_BOUND_MS);
     const run = await load(SEED, INPUTS, true);
@@ -163,10 +168,14 @@ describe("adversarial fuzz", () => {
     // the figures, for CI's output
     const lines = [
       `adversarial fuzz, seed ${SEED}${SURVEY ? ` (survey: ${warm.deaths + run.deaths} restarts)` : ""}: ${run.sent} inputs in ${run.seconds.toFixed(1)} s (${Math.round(run.sent / run.seconds)}/s, ${CONCURRENCY} at a time, each within ${REQUEST_BOUND_MS} ms); warm-up: ${warm.sent} in ${warm.seconds.toFixed(1)} s`,
-      ...[...run.byFamily].sort().map(([family, statuses]) => `  ${family.padEnd(18)} ${String([...statuses.values()].reduce((a, b) => a + b, 0)).padStart(6)}  ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`),
+      `  family              inputs  mean ms  statuses (building the cases took ${run.buildSeconds.toFixed(1)} s of this thread)`,
+      ...[...run.byFamily].sort().map(([family, statuses]) => {
+        const n = [...statuses.values()].reduce((a, b) => a + b, 0);
+        return `  ${family.padEnd(18)} ${String(n).padStart(6)}  ${String(Math.round((run.msByFamily.get(family) ?? 0) / n)).padStart(7)}  ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`;
+      }),
       `  bounded emulator failures: ${JSON.stringify(Object.fromEntries(run.emulator))} (warm-up: ${JSON.stringify(Object.fromEntries(warm.emulator))})`,
       `  slowest answer: ${Math.round(run.slowest.ms)} ms (#${run.slowest.index}: ${run.slowest.label})`,
-      `  prober: ${probes.calls} calls, p50 ${probes.p50} ms, p99 ${probes.p99} ms, max ${probes.max} ms; ${probes.late.length} not a 200 within ${PROBE_BOUND_MS} ms`,
+      `  prober: ${probes.calls} calls, p50 ${probes.p50} ms, p99 ${probes.p99} ms, max ${probes.max} ms; ${probes.late.length} not a 200 within ${PROBE_BOUND_MS} ms (without the load, for ${QUIET_MS / 1000} s before: p50 ${quiet.p50} ms, p99 ${quiet.p99} ms, max ${quiet.max} ms)`,
       ...probes.late.slice(0, 20).map((l) => `    at ${l.at} ms: ${l.what}`),
       `  masterchain seqno: ${before ?? "?"} before, v2 ${last ?? "?"} and v3 ${probes.v3Seqno} after`,
       `  RSS of tongate: ${mib(baseline.main)} after warm-up, ${mib(peak.main)} at the end of the load, ${mib(after.main)} after ${settled} s more (${(((after.main - baseline.main) / baseline.main) * 100).toFixed(1)} %); of its emulator processes: ${mib(baseline.emulators)}, ${mib(peak.emulators)}, ${mib(after.emulators)}`,

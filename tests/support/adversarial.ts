@@ -425,12 +425,16 @@ export interface RunStats {
   seconds: number;
   /** times the server exited during the run */
   deaths: number;
+  /** family → milliseconds its answers took, in all */
+  msByFamily: Map<string, number>;
+  /** seconds spent building the cases (in this thread, between requests) */
+  buildSeconds: number;
 }
 
 const bump = <K>(m: Map<K, number>, k: K, by = 1) => m.set(k, (m.get(k) ?? 0) + by);
 
 /** What is wrong with an answer (undefined: nothing), counting a bounded emulator failure in `emulator`. */
-function judge(c: Case, status: number, text: string, emulator: Map<string, number>): string | undefined {
+function judge(c: Case, status: number, text: string, emulator: Map<string, number>, family: string): string | undefined {
   // node's HTTP parser refuses a request whose head is past the server's maxHeaderSize before the gateway sees it
   if (status === 431) return undefined;
   let body: unknown;
@@ -445,7 +449,7 @@ function judge(c: Case, status: number, text: string, emulator: Map<string, numb
     if (code >= 500) {
       const kind = boundedEmulatorFailure(code, String(o.error ?? ""));
       if (!kind) return `${code}: ${JSON.stringify(item).slice(0, 300)}`;
-      bump(emulator, `${code} ${kind}`);
+      bump(emulator, `${family}: ${code} ${kind}`);
     }
     return undefined;
   };
@@ -475,7 +479,7 @@ export async function runCases(o: {
   /** progress, every thousand cases and at a death */
   report?: (line: string) => void;
 }): Promise<RunStats> {
-  const stats: RunStats = { sent: 0, byFamily: new Map(), emulator: new Map(), failures: [], slowest: { ms: 0, index: -1, label: "" }, seconds: 0, deaths: 0 };
+  const stats: RunStats = { sent: 0, byFamily: new Map(), emulator: new Map(), failures: [], slowest: { ms: 0, index: -1, label: "" }, seconds: 0, deaths: 0, msByFamily: new Map(), buildSeconds: 0 };
   const started = performance.now();
   const inFlight = new Map<number, Case>();
   let reviving: Promise<void> | undefined;
@@ -498,7 +502,9 @@ export async function runCases(o: {
         continue;
       }
       const i = next++;
+      const built = performance.now();
       const c = o.build(i);
+      stats.buildSeconds += (performance.now() - built) / 1000;
       const family = stats.byFamily.get(c.family) ?? new Map<string, number>();
       stats.byFamily.set(c.family, family);
       inFlight.set(i, c);
@@ -514,7 +520,7 @@ export async function runCases(o: {
         });
         const text = await res.text();
         outcome = String(res.status);
-        wrong = judge(c, res.status, text, stats.emulator);
+        wrong = judge(c, res.status, text, stats.emulator, c.family);
       } catch (e) {
         const err = e as Error & { cause?: { code?: string } };
         // a connection lost with the process: counted with its death
@@ -527,6 +533,7 @@ export async function runCases(o: {
       const ms = performance.now() - at;
       if (ms > stats.slowest.ms) stats.slowest = { ms, index: i, label: c.label };
       bump(family, outcome);
+      bump(stats.msByFamily, c.family, ms);
       stats.sent++;
       if (wrong) stats.failures.push({ index: i, case: c, what: wrong });
       if (stats.sent % 1000 === 0) o.report?.(`${stats.sent} answered in ${((performance.now() - started) / 1000).toFixed(0)} s, ${stats.failures.length} failures`);
