@@ -18,9 +18,9 @@ import { Cell, contractAddress, internal, SendMode, toNano, type Address } from 
 import { TonClient, WalletContractV4 } from "@ton/ton";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../bench/support/processes.js";
-import { buildCase, childPids, endpointsOf, inFlightDuring, planCases, rssMiB, runCases, startProber, type RunStats, type Target } from "../support/adversarial.js";
+import { buildCase, childPids, endpointsOf, inFlightDuring, planCases, residentMiB, runCases, startProber, type RunStats, type Target } from "../support/adversarial.js";
 import { contractCode } from "../support/contracts/index.js";
-import { metric, sleep, Tongates, type Tongate } from "../support/tongate.js";
+import { collectGarbage, metric, sleep, Tongates, type Tongate } from "../support/tongate.js";
 
 const SEED = Number(process.env.TONGATE_FUZZ_SEED ?? 20261126);
 const INPUTS = Number(process.env.TONGATE_FUZZ_INPUTS ?? 20_000);
@@ -43,6 +43,8 @@ let gateway = "";
 let control = "";
 let target: Target;
 let START_ARGS: string[] = [];
+/** An inspector on loopback, so that the test can ask for a full garbage collection before it reads the memory. */
+const NODE_ARGS = ["--inspect=127.0.0.1:0"];
 
 async function getJson(url: string): Promise<any> {
   const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
@@ -79,7 +81,7 @@ beforeAll(async () => {
   // The chain's own growth is kept out of the memory comparison: 16 blocks of states in memory (the
   // default 256 fill for four minutes), the index on disk (chDB in memory grows with every block).
   START_ARGS = ["start", "--host", "127.0.0.1", "--port", String(port), "--liteserver", `127.0.0.1:${lite}`, "--control", `127.0.0.1:${ctl}`, "--wallets", "1", "--data-dir", dataDir, "--state-window", "16", "--index-dir", join(dataDir, "index"), "--log-format", "json"];
-  tongate = await procs.start(START_ARGS, /"msg":"tongate ready"/, 120_000);
+  tongate = await procs.start(START_ARGS, /"msg":"tongate ready"/, 120_000, NODE_ARGS);
   const [v2, v3] = await Promise.all([getJson(`${gateway}/api/v2/openapi.json`), getJson(`${gateway}/api/v3/openapi.json`)]);
   target = { v2: endpointsOf(v2), v3: endpointsOf(v3), ...(await deployEcho()) };
 }, 180_000);
@@ -112,21 +114,57 @@ function load(seed: number, n: number, chainChanges: boolean): Promise<RunStats>
 /** Starts tongate again on the same chain (the survey's way past an input that ends the process). */
 async function revive(): Promise<void> {
   deaths.push(`exited (${tongate.child.exitCode ?? tongate.child.signalCode}): ${tongate.out().slice(-3000)}`);
-  tongate = await procs.start(START_ARGS, /"msg":"tongate ready"/, 120_000);
+  tongate = await procs.start(START_ARGS, /"msg":"tongate ready"/, 120_000, NODE_ARGS);
 }
 
-const main = () => rssMiB(tongate.child.pid!);
-/** The JavaScript heap in use and the memory outside it (chDB, buffers) as tongate's /metrics has them, MiB. */
-async function heaps(): Promise<string> {
+/**
+ * The memory of tongate after a full garbage collection (what is alive, not what V8 has yet to
+ * collect): its resident set, the anonymous part of it, its heap and external memory as its
+ * /metrics has them; and its emulator processes' resident sets.
+ */
+async function memory(collect = true): Promise<{ rss: number; anon: number; emulators: number; heaps: string }> {
+  if (collect && running(tongate)) await collectGarbage(tongate.out()).catch(() => undefined);
+  const own = residentMiB(tongate.child.pid!);
+  let heaps = "no /metrics";
   try {
     const [heap, external] = await Promise.all([metric(gateway, "tongate_nodejs_heap_size_used_bytes"), metric(gateway, "tongate_nodejs_external_memory_bytes")]);
-    return `heap ${mib(heap / 2 ** 20)}, external ${mib(external / 2 ** 20)}`;
+    heaps = `heap ${mib(heap / 2 ** 20)}, external ${mib(external / 2 ** 20)}`;
   } catch {
-    return "no /metrics";
+    // gone: the figures say 0
+  }
+  return { ...own, emulators: childPids(tongate.child.pid!).reduce((sum, pid) => sum + residentMiB(pid).rss, 0), heaps };
+}
+const mib = (x: number) => `${Math.round(x)} MiB`;
+
+/** Exceptions and rejections no code caught, which tongate counts and serves on (tongate_uncaught_errors_total). */
+async function uncaughtErrors(): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(`${gateway}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+    return text
+      .split("\n")
+      .filter((l) => l.startsWith("tongate_uncaught_errors_total{"))
+      .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+  } catch {
+    return undefined;
   }
 }
-const emulators = () => childPids(tongate.child.pid!).reduce((sum, pid) => sum + rssMiB(pid), 0);
-const mib = (x: number) => `${Math.round(x)} MiB`;
+
+/** The lines tongate logged at error (level 50) or above, by message, most frequent first. */
+function loggedErrors(output: string): string[] {
+  const counts = new Map<string, number>();
+  for (const line of output.split("\n")) {
+    if (!/"level":(5\d|60)/.test(line)) continue;
+    let key = line.slice(0, 160);
+    try {
+      const o = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+      key = `${o.msg ?? ""}: ${(o.err?.message ?? "").slice(0, 120)}`;
+    } catch {
+      // not JSON: the line as it is
+    }
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} × ${k}`);
+}
 
 /** The newest masterchain seqno API v2 answers; undefined when it does not. */
 async function seqno(): Promise<number | undefined> {
@@ -154,7 +192,7 @@ describe("adversarial fuzz", () => {
     // warm-up (a different seed, no changes to the chain): caches and pools that grow once, then the baseline
     const warm = await load(SEED + 1, WARMUP_INPUTS, false);
     await sleep(5000);
-    const baseline = { main: main(), emulators: emulators(), heaps: await heaps() };
+    const baseline = await memory();
     const before = await seqno();
     // the probes without the load, for comparison
     const quietProber = startProber(gateway, PROBE_BOUND_MS);
@@ -164,18 +202,19 @@ describe("adversarial fuzz", () => {
     const prober = startProber(gateway, PROBE_BOUND_MS);
     const run = await load(SEED, INPUTS, true);
     const probes = await prober.stop();
-    const peak = { main: main(), emulators: emulators(), heaps: await heaps() };
+    const peak = await memory(false);
 
-    // the memory settles back: polled until within the tolerance or SETTLE_MS
+    // the memory settles back: looked at after a collection every few seconds, until within the tolerance or SETTLE_MS
     const settleStart = performance.now();
-    let after = peak;
-    while (after.main > baseline.main * (1 + RSS_TOLERANCE) && performance.now() - settleStart < SETTLE_MS && running(tongate)) {
-      await sleep(2000);
-      after = { main: main(), emulators: emulators(), heaps: "" };
+    let after = await memory();
+    while (after.rss > baseline.rss * (1 + RSS_TOLERANCE) && performance.now() - settleStart < SETTLE_MS && running(tongate)) {
+      await sleep(5000);
+      after = await memory();
     }
-    after.heaps = await heaps();
     const settled = Math.round((performance.now() - settleStart) / 1000);
     const last = await seqno();
+    const uncaught = await uncaughtErrors();
+    const errors = loggedErrors(tongate.out());
 
     // the figures, for CI's output
     const lines = [
@@ -191,8 +230,10 @@ describe("adversarial fuzz", () => {
       `  tongate's event loop delay: at most ${probes.lagMax} ms in any second of the load (without it: ${quiet.lagMax} ms)`,
       ...probes.late.slice(0, 20).map((l) => `    at ${l.at} ms: ${l.what} (event loop delay ${l.lag} ms); in flight: ${inFlightDuring(run, l.start, l.end).join("; ")}`),
       `  masterchain seqno: ${before ?? "?"} before, v2 ${last ?? "?"} and v3 ${probes.v3Seqno} after`,
-      `  RSS of tongate: ${mib(baseline.main)} after warm-up, ${mib(peak.main)} at the end of the load, ${mib(after.main)} after ${settled} s more (${(((after.main - baseline.main) / baseline.main) * 100).toFixed(1)} %); of its emulator processes: ${mib(baseline.emulators)}, ${mib(peak.emulators)}, ${mib(after.emulators)}`,
-      `    tongate's own account: ${baseline.heaps}; ${peak.heaps}; ${after.heaps}`,
+      `  RSS of tongate (after a full collection): ${mib(baseline.rss)} after warm-up, ${mib(peak.rss)} at the end of the load (before one), ${mib(after.rss)} after ${settled} s more (${(((after.rss - baseline.rss) / baseline.rss) * 100).toFixed(1)} %)`,
+      `    anonymous: ${mib(baseline.anon)}, ${mib(peak.anon)}, ${mib(after.anon)}; its own account: ${baseline.heaps}; ${peak.heaps}; ${after.heaps}`,
+      `    its emulator processes (RSS, all of them): ${mib(baseline.emulators)}, ${mib(peak.emulators)}, ${mib(after.emulators)}`,
+      `  uncaught exceptions tongate served on: ${uncaught ?? "?"}; lines it logged at error: ${errors.length ? errors.slice(0, 6).join("; ") : "none"}`,
       ...failureLines("warm-up", warm),
       ...failureLines("load", run),
       ...(running(tongate) ? [] : [`  tongate exited (${tongate.child.exitCode ?? tongate.child.signalCode}); its last output:`, tongate.out().slice(-4000)]),
@@ -208,9 +249,10 @@ describe("adversarial fuzz", () => {
     expect.soft(warm.sent + run.sent, "inputs answered before the end").toBe(WARMUP_INPUTS + INPUTS);
     expect.soft(listed(warm), "warm-up").toEqual([]);
     expect.soft(listed(run)).toEqual([]);
+    expect.soft(uncaught, "uncaught exceptions").toBe(0);
     expect.soft(probes.late.slice(0, 20).map((l) => l.what)).toEqual([]);
     expect.soft(last ?? 0, "the localnet seals blocks").toBeGreaterThan(before ?? Infinity);
     expect.soft(probes.v3Seqno, "the indexer follows").toBeGreaterThan(before ?? Infinity);
-    expect.soft(after.main, `RSS ${mib(after.main)} against ${mib(baseline.main)} after warm-up`).toBeLessThanOrEqual(baseline.main * (1 + RSS_TOLERANCE));
+    expect.soft(after.rss, `RSS ${mib(after.rss)} against ${mib(baseline.rss)} after warm-up`).toBeLessThanOrEqual(baseline.rss * (1 + RSS_TOLERANCE));
   });
 });

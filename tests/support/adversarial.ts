@@ -657,13 +657,14 @@ export function inFlightDuring(run: RunStats, start: number, end: number, n = 3)
 
 // ---- memory ----------------------------------------------------------------------------------
 
-/** A process's resident set, MiB, from /proc (0 when it is gone). */
-export function rssMiB(pid: number): number {
+/** A process's resident memory, MiB, from /proc (0 when it is gone): all of it (VmRSS) and its anonymous part (heaps and buffers, without mapped files). */
+export function residentMiB(pid: number): { rss: number; anon: number } {
   try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return kb ? Number(kb) / 1024 : 0;
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+    return { rss: kb("VmRSS") / 1024, anon: kb("RssAnon") / 1024 };
   } catch {
-    return 0;
+    return { rss: 0, anon: 0 };
   }
 }
 
