@@ -74,6 +74,7 @@ async function deployEcho(): Promise<{ echo: Address; wallet: Address }> {
 }
 
 beforeAll(async () => {
+  rmSync(FAILURE_DIR, { recursive: true, force: true });
   dataDir = mkdtempSync(join(tmpdir(), "tongate-fuzz-"));
   const [port, lite, ctl] = await Promise.all([freePort(), freePort(), freePort()]);
   gateway = `http://127.0.0.1:${port}`;
