@@ -137,6 +137,24 @@ async function memory(collect = true): Promise<{ rss: number; anon: number; emul
 }
 const mib = (x: number) => `${Math.round(x)} MiB`;
 
+/** Get-methods through the emulator after the load, in both APIs: their status, exit code and time. */
+async function getMethodsAfter(): Promise<{ v2: string; v3: string; ok: boolean }> {
+  const call = async (path: string, body: object) => {
+    const at = performance.now();
+    try {
+      const res = await fetch(`${gateway}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_BOUND_MS) });
+      const b = (await res.json()) as { result?: { exit_code?: number }; exit_code?: number };
+      const exit = b.result?.exit_code ?? b.exit_code;
+      return { what: `${res.status}, exit code ${exit}, ${Math.round(performance.now() - at)} ms`, ok: res.status === 200 && exit === 0 };
+    } catch (e) {
+      return { what: (e as Error).message, ok: false };
+    }
+  };
+  const v2 = await call("/api/v2/runGetMethod", { address: target.wallet.toString(), method: "seqno", stack: [] });
+  const v3 = await call("/api/v3/runGetMethod", { address: target.echo.toString(), method: "identity", stack: [{ type: "num", value: "7" }] });
+  return { v2: v2.what, v3: v3.what, ok: v2.ok && v3.ok };
+}
+
 /** Exceptions and rejections no code caught, which tongate counts and serves on (tongate_uncaught_errors_total). */
 async function uncaughtErrors(): Promise<number | undefined> {
   try {
@@ -203,6 +221,7 @@ describe("adversarial fuzz", () => {
     const prober = startProber(gateway, PROBE_BOUND_MS);
     const run = await load(SEED, INPUTS, true);
     const probes = await prober.stop();
+    const getMethods = await getMethodsAfter();
     const peak = await memory(false);
 
     // the memory settles back: looked at after a collection every few seconds, until within the tolerance or SETTLE_MS
@@ -225,11 +244,12 @@ describe("adversarial fuzz", () => {
         const n = [...statuses.values()].reduce((a, b) => a + b, 0);
         return `  ${family.padEnd(18)} ${String(n).padStart(6)}  ${String(Math.round((run.msByFamily.get(family) ?? 0) / n)).padStart(7)}  ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`;
       }),
-      `  5xx allowed (bounded emulator failures; toncenter's 500 for a state the liteserver dropped): ${JSON.stringify(Object.fromEntries(run.allowed))} (warm-up: ${JSON.stringify(Object.fromEntries(warm.allowed))})`,
+      `  5xx allowed (emulator runs failing within their bounds; toncenter's 500 for a state the liteserver dropped): ${JSON.stringify(Object.fromEntries(run.allowed))} (warm-up: ${JSON.stringify(Object.fromEntries(warm.allowed))})`,
       `  slowest answer: ${Math.round(run.slowest.ms)} ms (#${run.slowest.index}: ${run.slowest.label})`,
       `  prober: ${probes.calls} calls, p50 ${probes.p50} ms, p99 ${probes.p99} ms, max ${probes.max} ms; ${probes.late.length} not a 200 within ${PROBE_BOUND_MS} ms (without the load, for ${QUIET_MS / 1000} s before: p50 ${quiet.p50} ms, p99 ${quiet.p99} ms, max ${quiet.max} ms)`,
       `  tongate's event loop delay: at most ${probes.lagMax} ms in any second of the load (without it: ${quiet.lagMax} ms)`,
       ...probes.late.slice(0, 20).map((l) => `    at ${l.at} ms: ${l.what} (event loop delay ${l.lag} ms); in flight: ${inFlightDuring(run, l.start, l.end).join("; ")}`),
+      `  after the load: v2 runGetMethod seqno ${getMethods.v2}; v3 runGetMethod identity ${getMethods.v3}`,
       `  masterchain seqno: ${before ?? "?"} before, v2 ${last ?? "?"} and v3 ${probes.v3Seqno} after`,
       `  RSS of tongate (after a full collection): ${mib(baseline.rss)} after warm-up, ${mib(peak.rss)} at the end of the load (before one), ${mib(after.rss)} after ${settled} s more (${(((after.rss - baseline.rss) / baseline.rss) * 100).toFixed(1)} %)`,
       `    anonymous: ${mib(baseline.anon)}, ${mib(peak.anon)}, ${mib(after.anon)}; its own account: ${baseline.heaps}; ${peak.heaps}; ${after.heaps}`,
@@ -251,6 +271,7 @@ describe("adversarial fuzz", () => {
     expect.soft(listed(warm), "warm-up").toEqual([]);
     expect.soft(listed(run)).toEqual([]);
     expect.soft(uncaught, "uncaught exceptions").toBe(0);
+    expect.soft(getMethods.ok, `get-methods after the load: ${getMethods.v2}; ${getMethods.v3}`).toBe(true);
     expect.soft(probes.late.slice(0, 20).map((l) => l.what)).toEqual([]);
     expect.soft(last ?? 0, "the localnet seals blocks").toBeGreaterThan(before ?? Infinity);
     expect.soft(probes.v3Seqno, "the indexer follows").toBeGreaterThan(before ?? Infinity);
