@@ -25,7 +25,8 @@ describe("hosting the service modules", () => {
     const host = await startHost([findService("lite-proxy")], {}, log);
     try {
       expect(host.services.map((s) => s.name)).toEqual(["lite-proxy"]);
-      expect(await host.health()()).toEqual({ ok: true });
+      // no chain: healthy, its emulator's processes not started until a get-method needs them
+      expect(await host.health()()).toMatchObject({ ok: true, detail: { dependencies: { emulator: { ok: true, detail: { state: "idle" } } } } });
     } finally {
       await host.close();
     }

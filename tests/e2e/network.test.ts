@@ -11,6 +11,7 @@ import { freePort, startProcess, stopProcess } from "../../bench/support/process
 
 const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const MAINNET = JSON.parse(readFileSync(new URL("../../packages/liteclient/global-config/mainnet.json", import.meta.url), "utf8"));
+const TESTNET = JSON.parse(readFileSync(new URL("../../packages/liteclient/global-config/testnet.json", import.meta.url), "utf8"));
 const started: ChildProcess[] = [];
 
 afterAll(async () => {
@@ -41,20 +42,21 @@ async function failing(args: string[]): Promise<string> {
 }
 
 describe("--network", () => {
-  it("mainnet builds the pool from the bundled mainnet global config; --global-config overrides it", async () => {
+  it("mainnet and testnet build the pool from their bundled global configs; --global-config overrides it", async () => {
     const own = join(mkdtempSync(join(tmpdir(), "tongate-network-")), "config.json");
     const key = Buffer.alloc(32, 7).toString("base64");
     writeFileSync(own, JSON.stringify({ liteservers: [{ ip: 2130706433, port: 1, id: { "@type": "pub.ed25519", key } }] }));
-    const [mainnet, overridden] = await Promise.all([poolOf(["--network", "mainnet"]), poolOf(["--network", "mainnet", "--global-config", own])]);
+    const [mainnet, testnet, overridden] = await Promise.all([poolOf(["--network", "mainnet"]), poolOf(["--network", "testnet"]), poolOf(["--network", "mainnet", "--global-config", own])]);
     expect(mainnet).toEqual(addresses(MAINNET));
+    expect(testnet).toEqual(addresses(TESTNET));
     expect(mainnet.length).toBeGreaterThan(5);
     expect(overridden).toEqual(["127.0.0.1:1"]);
   });
 
   it("names what is bundled when a network has no global config, and localnet outside `start`", async () => {
-    const [testnet, localnet] = await Promise.all([failing(["serve", "--service", "lite-proxy", "--network", "testnet"]), failing(["serve", "--network", "localnet"])]);
-    expect(testnet).toMatch(/exited 2/);
-    expect(testnet).toContain("--network testnet: no global config bundled for it (bundled: mainnet)");
+    const [devnet, localnet] = await Promise.all([failing(["serve", "--service", "lite-proxy", "--network", "devnet"]), failing(["serve", "--network", "localnet"])]);
+    expect(devnet).toMatch(/exited 2/);
+    expect(devnet).toContain("--network devnet: no global config bundled for it (bundled: mainnet, testnet)");
     expect(localnet).toMatch(/exited 2/);
     expect(localnet).toContain("localnet is only run by `tongate start`");
   });

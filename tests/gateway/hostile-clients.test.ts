@@ -207,7 +207,9 @@ describe("the input quoted back", () => {
       const r = await send(t.url, path, body);
       expect(r.status, path).toBe(422);
       expect(r.body.error.length, r.body.error.slice(0, 100)).toBeLessThanOrEqual(540);
-      expect(r.body.error).toMatch(/… \(\d+ characters\)/);
+      // a quote is cut with the value's length; a bound's message may name the length instead
+      expect(r.body.error).toMatch(/… \([\d,]+ characters\)|500,000 characters/);
+      expect(r.body.error).not.toMatch(/x{100}/);
       expect(r.text.length).toBeLessThan(1000);
     }
     const keys = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`${"k".repeat(200)}${i}`, 1]));

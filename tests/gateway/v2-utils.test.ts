@@ -168,7 +168,8 @@ describe("the v2 edge", () => {
   });
 
   it("serves /healthz, /metrics, the OpenAPI document and Swagger UI", async () => {
-    expect((await getJson(`${t.url}/healthz`)).body).toEqual({ status: "ok" });
+    // no chain: only the emulator's processes, not started until a get-method needs them
+    expect((await getJson(`${t.url}/healthz`)).body).toMatchObject({ status: "ok", detail: { dependencies: { emulator: { ok: true, detail: { state: "idle" } } } } });
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).toMatch(/tongate_http_requests_total\{route="\/api\/v2\/detectAddress",method="GET",status="200"\} \d+/);
     const spec = (await getJson(`${t.url}/api/v2/openapi.json`)).body;

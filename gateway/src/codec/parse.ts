@@ -4,7 +4,7 @@
 // lists, and the rules from the options proto are applied on the way.
 import { create, fromJson, ScalarType, type DescField, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
-import { describeInputError, parseAddress, parseHash, TonFormatError } from "@tongate/ton";
+import { describeInputError, parseAddress, parseHash, quoteValue, TonFormatError } from "@tongate/ton";
 import { Format } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { conventionOf, type FieldConvention } from "@tongate/proto/json/conventions.js";
 
@@ -19,20 +19,16 @@ export interface ParseOptions {
 }
 
 const MAX_DEPTH = 32;
-/** The most characters of a client's value a message quotes. */
-const MAX_SHOWN = 80;
 /** The most unknown parameters a message names. */
 const MAX_UNKNOWN_SHOWN = 5;
 
-/** A client's value as a message quotes it: JSON, cut to MAX_SHOWN characters with "…" and its length. */
+/** A client's value as a message quotes it (quoteValue: JSON cut to 80 characters with its length). */
 function show(v: unknown): string {
-  let s: string;
   try {
-    s = JSON.stringify(v) ?? String(v);
+    return quoteValue(v);
   } catch {
-    s = Array.isArray(v) ? "an array" : typeof v;
+    return Array.isArray(v) ? "an array" : typeof v;
   }
-  return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN - 1)}… (${s.length} characters)` : s;
 }
 
 export function parseQuery(desc: DescMessage, params: URLSearchParams, opts: ParseOptions): Message {

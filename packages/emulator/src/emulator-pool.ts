@@ -3,7 +3,10 @@
 // with an EmulatorFailure, its process is replaced, and the calling process notices nothing else.
 // Why processes and not threads: docs/architecture.md ("The emulator runs in child processes").
 import { fork, type ChildProcess } from "node:child_process";
-import { availableParallelism } from "node:os";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import type { DependencyHealth } from "@tongate/runtime";
 import type { Emulation, EmulationJob } from "./emulate.mjs";
 
@@ -113,6 +116,8 @@ interface Reply {
 }
 
 const PROCESS_URL = new URL("./emulator-process.mjs", import.meta.url);
+/** Where emulator processes keep the emulator's WebAssembly once decoded (emulator-process.mjs), per @ton/sandbox version. */
+const WASM_CACHE = join(tmpdir(), `tongate-emulator-${sandboxVersion()}.wasm`);
 const MiB = 1024 * 1024;
 /** The restart delay after processes failed to start, doubling up to the last. */
 const RESTART_DELAYS_MS = [100, 500, 2000, 10_000];
@@ -253,7 +258,7 @@ export class EmulatorPool {
     if (this.closed) return;
     const child = fork(PROCESS_URL, [], {
       execArgv: [`--max-old-space-size=${this.heapMb}`],
-      env: { ...process.env, TONGATE_EMULATOR_MEMORY_BYTES: String(this.memoryBytes), NODE_OPTIONS: "" },
+      env: { ...process.env, TONGATE_EMULATOR_MEMORY_BYTES: String(this.memoryBytes), TONGATE_EMULATOR_WASM: WASM_CACHE, NODE_OPTIONS: "" },
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
@@ -395,4 +400,10 @@ export class EmulatorPool {
     if (failure) this.fail(run.reject, failure);
     else run.resolve(answer);
   }
+}
+
+/** @ton/sandbox's version, whose emulator the processes run. */
+function sandboxVersion(): string {
+  const pkg: unknown = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@ton/sandbox/package.json"), "utf8"));
+  return typeof pkg === "object" && pkg !== null && "version" in pkg && typeof pkg.version === "string" ? pkg.version : "unknown";
 }

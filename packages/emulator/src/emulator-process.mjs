@@ -11,8 +11,13 @@
 // { id, failure: { reason, message } }. After a failure of the WebAssembly module (a trap, an abort,
 // its memory bound) its state cannot be trusted: the process answers and exits, and the pool starts
 // another.
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { Cell } from "@ton/core";
-import { Executor } from "@ton/sandbox";
+// @ton/sandbox's entry point loads its whole Blockchain; the emulator needs only these (pinned
+// with its version in package.json).
+import { Executor } from "@ton/sandbox/dist/executor/Executor.js";
+import EmulatorModule from "@ton/sandbox/dist/executor/emulator-emscripten.js";
 import { emulateOn, outMessagesCount } from "./emulate.mjs";
 
 const memoryBound = Number(process.env.TONGATE_EMULATOR_MEMORY_BYTES) || 512 * 1024 * 1024;
@@ -35,7 +40,35 @@ WebAssembly.Memory.prototype.grow = function (delta) {
 };
 const memoryBytes = () => grownTo;
 
-const executor = await Executor.create();
+/**
+ * The emulator's WebAssembly: @ton/sandbox ships it as 6.7 MB of base64 in a JavaScript file, which
+ * takes a process ~350 ms to parse and decode; the first process writes the binary to the file the
+ * pool names (per @ton/sandbox version) and the next ones read it.
+ */
+function wasmBinary() {
+  const cache = process.env.TONGATE_EMULATOR_WASM;
+  if (cache) {
+    try {
+      return readFileSync(cache);
+    } catch {
+      // not written yet
+    }
+  }
+  const require = createRequire(import.meta.url);
+  const binary = Buffer.from(require("@ton/sandbox/dist/executor/emulator-emscripten.wasm.js").EmulatorEmscriptenWasm, "base64");
+  if (cache) {
+    try {
+      const tmp = `${cache}.${process.pid}`;
+      writeFileSync(tmp, binary);
+      renameSync(tmp, cache);
+    } catch {
+      // a read-only temp dir: every process decodes it
+    }
+  }
+  return binary;
+}
+
+const executor = new Executor(await EmulatorModule({ wasmBinary: wasmBinary() }));
 
 let held = { config: "", libs: null };
 

@@ -18,9 +18,16 @@ export abstract class TonFormatError extends Error {
  * value (shortened), what is wrong and what is accepted. One wording for gateway and services.
  */
 export function describeInputError(param: string, value: string, err: TonFormatError): string {
-  const quoted = JSON.stringify(value);
-  const shown = quoted.length > 80 ? quoted.slice(0, 77) + "…" : quoted;
-  return `${param}: ${shown} is not ${err.expected}: ${err.message}. Accepted: ${err.acceptedForms}`;
+  return `${param}: ${quoteValue(value)} is not ${err.expected}: ${err.message}. Accepted: ${err.acceptedForms}`;
+}
+
+/** How much of a client's value an error message quotes. */
+const QUOTED_CHARS = 80;
+
+/** A client's value as an error message quotes it: its JSON, cut at 80 characters with its length. */
+export function quoteValue(value: unknown): string {
+  const quoted = (typeof value === "string" || typeof value === "object" ? JSON.stringify(value) : undefined) ?? String(value);
+  return quoted.length > QUOTED_CHARS ? `${quoted.slice(0, QUOTED_CHARS - 3)}… (${formatCount(quoted.length)} characters)` : quoted;
 }
 
 /** 150000 → "150,000", for messages about sizes (toLocaleString's first call costs ~20 ms of ICU set-up). */

@@ -2,7 +2,7 @@
 export * from "./address.js";
 export * from "./hash.js";
 export { crc16 } from "./crc16.js";
-export { describeInputError, formatCount, TonFormatError } from "./format-error.js";
+export { describeInputError, formatCount, quoteValue, TonFormatError } from "./format-error.js";
 export { crc32c, serializeBoc, type SerializeBocOptions } from "./boc.js";
 export { BocError, EXTERNAL_MESSAGE_LIMITS, readBoc, readBocBase64, type BocBound, type BocLimits } from "./boc-reader.js";
 export * from "./limits.js";

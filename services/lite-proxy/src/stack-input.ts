@@ -10,7 +10,7 @@
 // TON's emulator cannot exceed.
 import { beginCell, serializeTupleItem, type Cell, type TupleItem } from "@ton/core";
 import { apiError } from "@tongate/runtime";
-import { BocError, formatCount as count, MAX_MSG_CELLS, MAX_STACK_CELLS, MAX_STACK_ENTRIES, MAX_TUPLE_LENGTH, MAX_TUPLE_NESTING, MAX_VM_STACK_DEPTH, readBocBase64 } from "@tongate/ton";
+import { BocError, formatCount as count, quoteValue, MAX_MSG_CELLS, MAX_STACK_CELLS, MAX_STACK_ENTRIES, MAX_TUPLE_LENGTH, MAX_TUPLE_NESTING, MAX_VM_STACK_DEPTH, readBocBase64 } from "@tongate/ton";
 import type { TvmStackEntry } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 
 /** A JSON value as the gateway hands over google.protobuf.Value contents. */
@@ -46,7 +46,7 @@ class StackBudget {
     } catch (e) {
       if (!(e instanceof BocError)) throw e;
       if (e.bound) throw bad(path, e.message);
-      throw bad(path, `${JSON.stringify(v.length > 64 ? v.slice(0, 64) + "…" : v)} is not a BoC: ${e.message.replace(/^not a valid bag of cells: /, "")}`);
+      throw bad(path, `${quoteValue(v)} is not a BoC: ${e.message.replace(/^not a valid bag of cells: /, "")}`);
     }
     this.cells += cellsIn(roots[0]!);
     return roots[0]!;
@@ -76,8 +76,8 @@ function parseInt257(v: Json | undefined, path: string): bigint {
     const t = v.trim();
     n = t.startsWith("-") ? -BigInt(t.slice(1)) : BigInt(t);
   }
-  if (n === undefined) throw bad(path, `${JSON.stringify(v)} is not an integer (a decimal or 0x-prefixed hex string, or a JSON integer)`);
-  if (n > INT257_MAX || n < INT257_MIN) throw bad(path, `${JSON.stringify(v)} does not fit a TVM integer (257 bits)`);
+  if (n === undefined) throw bad(path, `${quoteValue(v)} is not an integer (a decimal or 0x-prefixed hex string, or a JSON integer)`);
+  if (n > INT257_MAX || n < INT257_MIN) throw bad(path, `${quoteValue(v)} does not fit a TVM integer (257 bits)`);
   return n;
 }
 
@@ -129,7 +129,7 @@ function typedEntry(v: Json | undefined, path: string, budget: StackBudget, encl
     case "list":
       return listToTuple(typedElements(inner, `${path}.list`, budget, enclosing + 1, "list"));
     default:
-      throw bad(path, `unsupported stack entry type ${JSON.stringify(type)}; expected one of ${Object.keys(TYPED_KINDS).slice(0, 5).join(", ")}`);
+      throw bad(path, `unsupported stack entry type ${quoteValue(type)}; expected one of ${Object.keys(TYPED_KINDS).slice(0, 5).join(", ")}`);
   }
 }
 
@@ -163,7 +163,7 @@ function legacyEntry(v: Json | undefined, path: string, budget: StackBudget): Tu
     case "tvm.List":
       return listToTuple(typedElements(value, `${path}[1]`, budget, 1, "list"));
     default:
-      throw bad(path, `unsupported stack entry type ${JSON.stringify(type)}; expected num, cell, slice, tvm.Cell, tvm.Slice, tuple or list`);
+      throw bad(path, `unsupported stack entry type ${quoteValue(type)}; expected num, cell, slice, tvm.Cell, tvm.Slice, tuple or list`);
   }
 }
 
