@@ -81,8 +81,13 @@ beforeAll(async () => {
   gateway = `http://127.0.0.1:${port}`;
   control = `http://127.0.0.1:${ctl}`;
   // The chain's own growth is kept out of the memory comparison: 16 blocks of states in memory (the
-  // default 256 fill for four minutes), the index on disk (chDB in memory grows with every block).
-  START_ARGS = ["start", "--host", "127.0.0.1", "--port", String(port), "--liteserver", `127.0.0.1:${lite}`, "--control", `127.0.0.1:${ctl}`, "--wallets", "1", "--data-dir", dataDir, "--state-window", "16", "--index-dir", join(dataDir, "index"), "--log-format", "json"];
+  // default 256 fill for four minutes), the index on disk (chDB in memory grows with every block), a
+  // block every 2 s (the localnet keeps up to 10,000 account proofs, a new one for each account asked
+  // for at each block: a bounded cache that fills with time while clients ask).
+  START_ARGS = [
+    ...["start", "--host", "127.0.0.1", "--port", String(port), "--liteserver", `127.0.0.1:${lite}`, "--control", `127.0.0.1:${ctl}`],
+    ...["--wallets", "1", "--data-dir", dataDir, "--state-window", "16", "--index-dir", join(dataDir, "index"), "--block-interval", "2000", "--log-format", "json"],
+  ];
   tongate = await procs.start(START_ARGS, /"msg":"tongate ready"/, 120_000, NODE_ARGS);
   const [v2, v3] = await Promise.all([getJson(`${gateway}/api/v2/openapi.json`), getJson(`${gateway}/api/v3/openapi.json`)]);
   target = { v2: endpointsOf(v2), v3: endpointsOf(v3), ...(await deployEcho()) };
