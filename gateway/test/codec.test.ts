@@ -275,6 +275,9 @@ describe("parseBody", () => {
     expect(body(RunGetMethodRequestSchema, { address: FRIENDLY, method: "seqno", stack: [] }).stack).toEqual([]);
     expect(bodyError(RunGetMethodRequestSchema, { address: FRIENDLY, method: "seqno", stack: [{ num: 1 }] })).toMatch(/^stack\[0\]: expected a JSON array/);
     expect(bodyError(RunGetMethodRequestSchema, { address: FRIENDLY, method: "seqno", stack: ["num"] })).toMatch(/^stack\[0\]: expected a JSON array/);
+    // 1e400 is Infinity once parsed: a Value would take it and fail to give it back
+    const overflow = JSON.parse(`{"address":"${FRIENDLY}","method":"seqno","stack":[["num",{"n":[1e400]}]]}`);
+    expect(inputError(() => parseBody(RunGetMethodRequestSchema, overflow, v2)).message).toBe("stack[0]: a number is out of the range of a double");
   });
 
   it("takes a method given as a number as its decimal string", () => {

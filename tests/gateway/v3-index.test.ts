@@ -270,6 +270,12 @@ describe("accounts and traces", () => {
     expect(fee.body.source_fees.gas_fee).toBeGreaterThan(0);
     const bad = await postJson(`${t.url}/api/v3/message`, { boc: "te6notaboc" });
     expect(bad.status).toBe(422);
+    // base64 letters of a length no base64 has (4n + 1)
+    for (const value of ["te6cc", "A"]) {
+      const cell = await postJson(`${t.url}/api/v3/runGetMethod`, { address: sender.address.toString(), method: "seqno", stack: [{ type: "cell", value }] });
+      expect(cell.status, JSON.stringify(cell.body)).toBe(422);
+      expect(cell.body.error).toMatch(/^stack\[0\]\.value: expected a base64 BoC/);
+    }
   });
 });
 

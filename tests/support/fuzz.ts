@@ -161,6 +161,20 @@ export function brokenCases(gateway: Gateway, routes: Route[], address: string, 
   return cases;
 }
 
+/**
+ * What is wrong with the envelope of one answer (undefined: nothing): an error must be v2's
+ * {"ok":false,"error","code"}, v3's and the control API's {"error"}; `rpc`: a JSON-RPC answer, whose
+ * errors are v2's at any HTTP status (a batch answers 200 with an error per call).
+ */
+export function envelopeFault(flavour: "v2" | "v3" | "control", status: number, body: unknown, rpc: boolean): string | undefined {
+  if (status < 200 || (status >= 300 && status < 400) || status >= 600) return `HTTP status ${status}`;
+  const b = (body ?? {}) as { ok?: unknown; error?: unknown; code?: unknown };
+  const isError = status >= 400 || (rpc && b.ok === false);
+  if (!isError) return undefined;
+  const good = flavour === "v2" ? b.ok === false && typeof b.error === "string" && Number.isInteger(b.code) : typeof b.error === "string";
+  return good ? undefined : `bad error envelope: ${JSON.stringify(body)?.slice(0, 200)}`;
+}
+
 /** Sends the cases to `url` 25 at a time; failures are answers outside 2xx/4xx (501 counted), bad envelopes and 422s not naming the parameter. */
 export async function runFuzz(url: string, cases: Case[]) {
   const failures: string[] = [];
@@ -189,11 +203,7 @@ export async function runFuzz(url: string, cases: Case[]) {
         }
         if (res.status >= 400) {
           const items = Array.isArray(body) ? body : [body];
-          const v3 = c.path.startsWith("/api/v3/");
-          for (const b of items) {
-            const good = v3 ? typeof b.error === "string" : b.ok === false && typeof b.error === "string" && Number.isInteger(b.code);
-            if (!good) failures.push(`bad error envelope: ${what}`);
-          }
+          for (const b of items) if (envelopeFault(c.path.startsWith("/api/v3/") ? "v3" : "v2", res.status, b, false)) failures.push(`bad error envelope: ${what}`);
         }
         if (res.status === 422 && c.names && !c.names.some((n) => String(body.error).includes(n))) failures.push(`422 does not name ${c.names.join("/")}: ${what}`);
       }),

@@ -16,9 +16,9 @@ export interface Tongate {
 export class Tongates {
   readonly started: Tongate[] = [];
 
-  /** Starts `tongate ARGS`; resolves once its output matches `ready`. */
-  start(args: string[], ready: RegExp, timeoutMs = 60_000): Promise<Tongate> {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  /** Starts `tongate ARGS` (node given `nodeArgs`); resolves once its output matches `ready`. */
+  start(args: string[], ready: RegExp, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Tongate> {
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     const proc = { child, out: () => out };
     this.started.push(proc);
@@ -90,6 +90,25 @@ export async function slowBucketUpdates(metricsUrl: string, decided: "shared" | 
     else if (line.includes('le="0.1"')) within100 += v;
   }
   return { over100ms: all - within100, all };
+}
+
+/**
+ * Runs a full garbage collection in a process started with `--inspect=127.0.0.1:0` (its output
+ * names the inspector's address), so that what its memory holds afterwards is what is alive.
+ */
+export function collectGarbage(output: string): Promise<void> {
+  const url = /Debugger listening on (ws:\/\/\S+)/.exec(output)?.[1];
+  if (!url) return Promise.reject(new Error("the process has no inspector (start it with --inspect=127.0.0.1:0)"));
+  // Node 20 has a WebSocket client behind a flag only: a short-lived node of its own asks for it.
+  const script = `const ws = new WebSocket(${JSON.stringify(url)});
+ws.onopen = () => ws.send(JSON.stringify({ id: 1, method: "HeapProfiler.collectGarbage" }));
+ws.onmessage = (e) => { if (JSON.parse(e.data).id === 1) { ws.close(); process.exit(0); } };
+ws.onerror = () => process.exit(1);
+setTimeout(() => process.exit(2), 30000);`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", "-e", script], { stdio: "ignore" });
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the inspector did not collect garbage (exit code ${code})`))));
+  });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

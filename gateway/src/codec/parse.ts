@@ -128,12 +128,16 @@ function messageFrom(desc: DescMessage, value: JsonValue, path: string, opts: Pa
       return value;
     case "google.protobuf.Value":
     case "google.protobuf.ListValue":
+      let parsed: unknown;
       try {
-        return fromJson(desc, value, { recursionLimit: MAX_DEPTH - depth });
+        parsed = fromJson(desc, value, { recursionLimit: MAX_DEPTH - depth });
       } catch (e) {
         if (e instanceof Error && e.message.includes("maximum recursion depth")) throw new InputError(`${path}: nested too deeply`);
         throw new InputError(`${path}: expected a JSON ${desc.typeName === "google.protobuf.ListValue" ? "array" : "value"}`);
       }
+      // JSON.parse reads 1e400 as Infinity, which a Value takes but cannot give back as JSON
+      if (hasNonFinite(value)) throw new InputError(`${path}: a number is out of the range of a double`);
+      return parsed;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new InputError(`${path}: expected a JSON object`);
   const c = conventionOf(desc);
@@ -149,6 +153,13 @@ function messageFrom(desc: DescMessage, value: JsonValue, path: string, opts: Pa
     return { [oneof.localName]: { case: member.localName, value: create(member.message, inner as never) } };
   }
   return create(desc, objectInit(desc, value as Record<string, JsonValue>, path + ".", opts, depth + 1) as never);
+}
+
+/** Whether a JSON value holds Infinity or NaN anywhere (one fromJson took, so nested within MAX_DEPTH). */
+function hasNonFinite(v: JsonValue): boolean {
+  if (typeof v === "number") return !Number.isFinite(v);
+  if (v === null || typeof v !== "object") return false;
+  return (Array.isArray(v) ? v : Object.values(v)).some(hasNonFinite);
 }
 
 function rejectUnknownKeys(unknown: string[], fields: FieldConvention[], opts: ParseOptions): void {

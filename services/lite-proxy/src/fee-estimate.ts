@@ -85,7 +85,8 @@ export function estimateFees(chain: ChainReader, method: string, input: Estimate
     if (input.init && acc.account?.storage.state.type !== "active" && !contractAddress(input.address.workChain, input.init).equals(input.address)) {
       throw apiError(422, `init_code, init_data: their StateInit is that of ${contractAddress(input.address.workChain, input.init).toString()}, not of address ${input.address.toString()}`);
     }
-    const message = beginCell().store(storeMessage(external({ to: input.address, init: input.init, body: input.body }))).endCell();
+    // an exotic body (a library cell, a Merkle proof) cannot be written inline: it goes in a ref
+    const message = beginCell().store(storeMessage(external({ to: input.address, init: input.init, body: input.body }), { forceRef: input.body.isExotic })).endCell();
     const src = await execute(chain, s, method, block, acc, message, { lt: acc.lastTransLt + 1n, initCode: input.init?.code, ignoreChksig: input.ignoreChksig });
     if (!src.transaction) {
       const code = src.rejected?.exitCode;

@@ -9,7 +9,7 @@ import { compileFunc } from "@ton-community/func-js";
 import { beginCell, Cell, Dictionary, type Address } from "@ton/core";
 import { createHash } from "node:crypto";
 
-export type ContractName = "jetton-minter" | "jetton-wallet" | "nft-collection" | "nft-item" | "code-setter" | "big-results" | "hostile";
+export type ContractName = "jetton-minter" | "jetton-wallet" | "nft-collection" | "nft-item" | "code-setter" | "big-results" | "hostile" | "stack-return";
 
 const compiled = new Map<ContractName, Promise<Cell>>();
 
