@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "cli/test/**/*.test.ts", "gateway/test/**/*.test.ts", "services/*/test/**/*.test.ts", "tests/**/*.test.ts"],
+    // The adversarial fuzz suite bounds tongate's answer times: it runs alone, after the rest
+    // (`npm run test:fuzz`, vitest.fuzz.config.ts), not beside other files on the same 2 cores.
+    exclude: ["**/node_modules/**", "tests/e2e/adversarial-fuzz.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Tests start real servers and processes; keep files in separate workers but few at once on 2 cores.

@@ -110,6 +110,19 @@ describe("a 500-deep cell, where it used to stop the process", () => {
     await stillServing();
   });
 
+  // TON's emulator throws a C++ exception (nothing catches it) on a library cell where a message's
+  // body is: a 422 for that input, the emulator process replaced.
+  it("an exotic cell as an external message's body (estimateFee, v2 and v3): 422, the process goes on", async () => {
+    const library = "te6ccgEBAQEAIwAIQgIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIg==";
+    const v2 = await post("/api/v2/estimateFee", { address: wallet.toString(), body: library, ignore_chksig: true });
+    expect(v2.status).toBe(422);
+    expect(v2.body.error).toMatch(/could not process this input/);
+    const v3 = await post("/api/v3/estimateFee", { address: wallet.toString(), body: library, ignore_chksig: true });
+    expect(v3.status).toBe(422);
+    expect(v3.body.error).toMatch(/could not process this input/);
+    await stillServing();
+  });
+
   it("as a public library (the control API): refused naming the bound, ClickHouse and the chain go on", async () => {
     const r = await fetch(`http://127.0.0.1:${control.port}/localnet/libraries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ boc: DEEP }) });
     expect(r.status).toBe(422);

@@ -3,6 +3,7 @@
 // (`x.admit`: a batch takes one token per call, all or none). The echoed `id` is what JSON-RPC 2.0
 // allows (a string, a number or null) and `jsonrpc` a short string: anything else is refused with id null,
 // so no client value of unbounded size or depth is written back.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { parseBody } from "../codec/parse.js";
 import { errorBody, newExtra, successBody, type RpcEcho } from "../envelope.js";
@@ -76,7 +77,17 @@ export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Ans
     if (Array.isArray(body)) {
       if (body.length === 0) return refusal("v2", 422, "an empty JSON-RPC batch", JSON_RPC_PATH);
       if (body.length > o.maxBatch) return refusal("v2", 422, `a JSON-RPC batch may hold at most ${o.maxBatch} calls, got ${body.length}`, JSON_RPC_PATH);
-      const replies = await Promise.all(body.map(one));
+      // The calls run side by side, but each starts in its own turn of the event loop: parsing and
+      // checking a call (its BoCs, its stack) is synchronous, and a batch of 100 large calls parsed
+      // in one turn would hold every other client's request behind it.
+      const started: Promise<Reply>[] = [];
+      for (const call of body) {
+        if (started.length > 0) await nextTurn();
+        const reply = one(call);
+        reply.catch(() => undefined); // handled by Promise.all below, not an unhandled rejection meanwhile
+        started.push(reply);
+      }
+      const replies = await Promise.all(started);
       return { status: 200, body: replies.map((r) => r.body), route: JSON_RPC_PATH };
     }
     return one(body);

@@ -14,8 +14,10 @@ import type { Emulation, EmulationJob } from "./emulate.mjs";
 export type EmulatorFailureReason =
   /** The WebAssembly trapped (e.g. an out-of-bounds access on a cell deeper than its stack allows). */
   | "trap"
-  /** The emulator aborted (a C++ assertion or exception it did not catch). */
+  /** The emulator aborted (a C++ assertion failed). */
   | "abort"
+  /** The emulator threw a C++ exception it did not catch: it could not process this input (e.g. an exotic cell where it expects an ordinary one). */
+  | "exception"
   /** The run reached the memory bound. */
   | "memory"
   /** The run reached the time bound; its process was killed. */
@@ -380,6 +382,8 @@ export class EmulatorPool {
         return `the emulator trapped (${message}); the run was stopped`;
       case "abort":
         return `the emulator aborted (${message}); the run was stopped`;
+      case "exception":
+        return "TON's emulator could not process this input (it threw a C++ exception it did not catch, e.g. on an exotic cell where it expects an ordinary one)";
       default:
         return message;
     }

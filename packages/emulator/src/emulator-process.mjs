@@ -85,6 +85,9 @@ function reasonOf(e) {
   if (boundHit) return "memory";
   if (e instanceof WebAssembly.RuntimeError) return /^Aborted\(/.test(e.message) ? "abort" : "trap";
   if (e instanceof RangeError && /call stack/i.test(e.message)) return "trap";
+  // Emscripten throws a C++ exception nothing caught as its pointer (a number); the module's stack
+  // is left where the throw was, so the process is replaced like after a trap.
+  if (!(e instanceof Error)) return "exception";
   return "error";
 }
 

@@ -111,11 +111,12 @@ export const librariesCell = (libs: Libraries): Cell | undefined => (libs.size ?
 
 /**
  * A run the emulator could not finish within its bounds, as an API error: 504 past its time bound,
- * 503 when too many runs wait, else 500 saying what happened to the run (only the run failed: its
+ * 503 when too many runs wait, 422 for an input it threw a C++ exception on, else 500 saying what happened to the run (only the run failed: its
  * process was replaced, the service goes on). Anything else is rethrown as it is.
  */
 export function emulatorFailed(method: string, e: unknown): never {
   if (!(e instanceof EmulatorFailure)) throw e;
-  const status = e.reason === "timeout" ? 504 : e.reason === "busy" || e.reason === "closed" ? 503 : 500;
+  // An input TON's emulator throws on (an exotic cell in a message body) is the client's to change.
+  const status = e.reason === "timeout" ? 504 : e.reason === "busy" || e.reason === "closed" ? 503 : e.reason === "exception" ? 422 : 500;
   throw apiError(status, `${method}: ${e.message}`);
 }
