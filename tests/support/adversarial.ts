@@ -595,7 +595,7 @@ export async function runCases(o: {
 export interface ProbeStats {
   calls: number;
   /** answers that were not a 200 within the bound: when (ms after the start; `start`, `end`: Date.now()), what, and tongate's worst event loop delay then (ms) */
-  late: { at: number; start: number; end: number; what: string; lag: number }[];
+  late: { at: number; start: number; end: number; status: number; ms: number; what: string; lag: number }[];
   /** tongate's worst event loop delay in any second of the run, ms (from its /metrics) */
   lagMax: number;
   p50: number;
@@ -621,12 +621,12 @@ async function probe(path, seqnoOf, set) {
     const body = await res.json();
     const took = performance.now() - at;
     ms.push(took);
-    if (res.status !== 200 || took > boundMs) late.push({ at: Math.round(at - started), start: Date.now() - took, end: Date.now(), what: path + ": " + res.status + " in " + Math.round(took) + " ms" });
+    if (res.status !== 200 || took > boundMs) late.push({ at: Math.round(at - started), start: Date.now() - took, end: Date.now(), status: res.status, ms: Math.round(took), what: path + ": " + res.status + " in " + Math.round(took) + " ms" });
     const seqno = seqnoOf(body);
     if (seqno) set(seqno);
   } catch (e) {
     ms.push(performance.now() - at);
-    late.push({ at: Math.round(at - started), start: Date.now() - (performance.now() - at), end: Date.now(), what: path + ": " + e.message });
+    late.push({ at: Math.round(at - started), start: Date.now() - (performance.now() - at), end: Date.now(), status: 0, ms: Math.round(performance.now() - at), what: path + ": " + e.message });
   }
 }
 // tongate's event loop delay (prom-client resets its histogram at each scrape): the worst of each second
