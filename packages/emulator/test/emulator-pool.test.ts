@@ -137,7 +137,8 @@ describe("EmulatorPool", () => {
   });
 
   it("the same gas-bounded runaway run answers its exit code (out of gas), not a failure", async () => {
-    const r = await runGetMethod(pool, run(hostile, methodId("runaway")));
+    // 100,000 gas: out of gas in a fraction of the 2 s bound even on a loaded machine
+    const r = await runGetMethod(pool, run(hostile, methodId("runaway"), [], 100_000n));
     expect(r.success && r.exitCode).toBe(-14);
   });
 
