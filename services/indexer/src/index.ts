@@ -1,13 +1,5 @@
-export { openStore, STORE_SETTINGS, type Store, type StoreOptions } from "./store/store.js";
-export { migrate, loadMigrations, openIndexStore, splitStatements, MIGRATIONS_DIR, type Migration, type MigrateResult } from "./store/migrate.js";
-export {
-  insertBlockRows,
-  getCheckpoint,
-  setCheckpoint,
-  INSERT_BATCH_ROWS,
-  type ShardStateRow,
-  type StoreRows,
-} from "./store/insert.js";
+export { migrate, loadMigrations, openIndexStore, MIGRATIONS_DIR, type IndexStore, type IndexStoreOptions } from "./store/index-store.js";
+export { insertBlockRows, INSERT_BATCH_ROWS, type ShardStateRow, type StoreRows } from "./store/insert.js";
 export type * from "./rows/types.js";
 export { blockRows, cellsFromBoc, type ShardTopRow } from "./rows/index.js";
 export * from "./follower/index.js";

@@ -4,8 +4,8 @@
 import { availableParallelism } from "node:os";
 import { ConfigError, parseListen, type OptionSpec, type RawOptions } from "@tongate/runtime";
 import { DEFAULT_PREFETCH } from "./follower/index-range.js";
-import type { ClickHouseWatchOptions } from "./store/health.js";
-import type { StoreOptions } from "./store/store.js";
+import type { ClickHouseWatchOptions } from "@tongate/store";
+import type { IndexStoreOptions as StoreOptions } from "./store/index-store.js";
 
 /** The key readers' default nice value: below the HTTP thread, still a fair share when the host is idle. */
 const KEY_READER_NICE = 10;

@@ -10,8 +10,8 @@ import { KeyReaders } from "./api/key-readers/pool.js";
 import { v3Implementations, V3_SERVICES } from "./api/service.js";
 import { indexOptions, indexServiceOptionsOf } from "./options.js";
 import { runIndexer, type IndexerRun } from "./run.js";
-import { watchClickHouse } from "./store/health.js";
-import { openIndexStore } from "./store/migrate.js";
+import { watchClickHouse } from "@tongate/store";
+import { openIndexStore } from "./store/index-store.js";
 import { prepareKeyIndex } from "./store/key-index/rebuild.js";
 
 export const indexService = defineModule({

@@ -10,7 +10,7 @@ import { transactionParts } from "../../api/blockchain/parts.js";
 import { select, type StoredTransaction } from "../../api/sql.js";
 import { messagesByTransaction } from "../../rows/message.js";
 import type { AccountStateRow } from "../../rows/types.js";
-import type { Store } from "../store.js";
+import type { Store } from "@tongate/store";
 import type { KeyIndex, KeyIndexState } from "./key-index.js";
 import { renderTrace, renderTransaction } from "./render.js";
 

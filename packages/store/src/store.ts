@@ -1,4 +1,4 @@
-// The ClickHouse store of the indexer: one @clickhouse/client for both deployments.
+// The ClickHouse store: one @clickhouse/client for both deployments.
 //
 // - embedded (default): chDB inside this process, plugged into @clickhouse/client through
 //   `createChdbConnection` (chdb/connection). `path` keeps the data in that directory; without it
@@ -16,22 +16,13 @@ import {
   type ClickHouseClientConfigOptions,
   type ClickHouseSettings,
 } from "@clickhouse/client";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { KeyIndex } from "./key-index/key-index.js";
+import { mkdirSync } from "node:fs";
 
 export interface StoreOptions {
   /** ClickHouse server URL (http[s]://[user:password@]host:port[/database]); embedded chDB when absent */
   url?: string;
   /** embedded chDB: data directory (created if missing); a temporary session when absent */
   path?: string;
-  /**
-   * The key index of API v3's key lookups (./key-index): true keeps it beside the embedded data
-   * (`<path>/key-index`, a temporary directory without a path); a string is its directory (needed
-   * with a server `url`). Off when absent: only the indexer service and `tongate index` open it.
-   */
-  keyIndex?: boolean | string;
 }
 
 export interface Store {
@@ -40,8 +31,6 @@ export interface Store {
   readonly embedded: boolean;
   /** the embedded data directory (undefined for a server or a temporary session) */
   readonly path: string | undefined;
-  /** the key index, when opened (StoreOptions.keyIndex); reads use it once it is complete */
-  readonly keys?: KeyIndex;
   close(): Promise<void>;
 }
 
@@ -93,33 +82,7 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   if (options.url !== undefined && options.path !== undefined) {
     throw new Error("openStore: give either url (a ClickHouse server) or path (embedded chDB), not both");
   }
-  const clickhouse = await openClickHouse(options);
-  if (!options.keyIndex) return clickhouse;
-  if (options.keyIndex === true && options.url !== undefined) {
-    await clickhouse.close();
-    throw new Error("openStore: a key index beside a ClickHouse server needs its own directory (keyIndex: DIR)");
-  }
-  // without a data directory both live only as long as this process
-  const temporary = options.keyIndex === true && options.path === undefined ? mkdtempSync(join(tmpdir(), "tongate-key-index-")) : undefined;
-  const dir = typeof options.keyIndex === "string" ? options.keyIndex : (temporary ?? join(options.path!, "key-index"));
-  let keys: KeyIndex;
-  try {
-    keys = await KeyIndex.open(dir);
-  } catch (e) {
-    await clickhouse.close();
-    throw e;
-  }
-  return {
-    client: clickhouse.client,
-    embedded: clickhouse.embedded,
-    path: clickhouse.path,
-    keys,
-    async close() {
-      await keys.close();
-      await clickhouse.close();
-      if (temporary) rmSync(temporary, { recursive: true, force: true });
-    },
-  };
+  return openClickHouse(options);
 }
 
 async function openClickHouse(options: StoreOptions): Promise<Store> {

@@ -6,8 +6,8 @@ import { ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { watchClickHouse } from "../src/store/health.js";
-import { openStore, type Store } from "../src/store/store.js";
+import { watchClickHouse } from "../src/health.js";
+import { openStore, type Store } from "../src/store.js";
 
 const until = async (ok: () => boolean, timeoutMs = 5000) => {
   const deadline = Date.now() + timeoutMs;

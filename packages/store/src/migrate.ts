@@ -1,4 +1,4 @@
-// Versioned schema migrations: src/store/migrations/NNNN_name.sql, applied in version order.
+// Versioned schema migrations: a directory of NNNN_name.sql, applied in version order.
 // The applied versions are recorded in `schema_migrations`; a run applies only the missing ones,
 // so running it again is a no-op. Statements use IF NOT EXISTS, so a run that stopped half-way
 // through a migration (before its version was recorded) simply repeats it. An applied migration
@@ -6,8 +6,7 @@
 // One migrating process at a time (the indexer migrates at startup, before it writes).
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { openStore, type Store, type StoreOptions } from "./store.js";
+import type { Store } from "./store.js";
 
 export interface Migration {
   version: number;
@@ -16,12 +15,10 @@ export interface Migration {
   checksum: string;
 }
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
-
 const FILE_RE = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 
 /** The migrations in a directory, by version (duplicated versions are an error). */
-export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
+export function loadMigrations(dir: string): Migration[] {
   const out: Migration[] = [];
   for (const file of readdirSync(dir).sort()) {
     const m = FILE_RE.exec(file);
@@ -62,7 +59,7 @@ export interface MigrateResult {
   alreadyApplied: number[];
 }
 
-export async function migrate(store: Store, migrations: Migration[] = loadMigrations()): Promise<MigrateResult> {
+export async function migrate(store: Store, migrations: Migration[]): Promise<MigrateResult> {
   const { client } = store;
   await client.command({
     query: `CREATE TABLE IF NOT EXISTS schema_migrations
@@ -92,16 +89,4 @@ export async function migrate(store: Store, migrations: Migration[] = loadMigrat
     result.applied.push(m.version);
   }
   return result;
-}
-
-/** The store, its schema brought up to date: what the indexer's hosts (`tongate index`, the service) read and write. */
-export async function openIndexStore(options: StoreOptions): Promise<Store> {
-  const store = await openStore(options);
-  try {
-    await migrate(store);
-  } catch (e) {
-    await store.close();
-    throw e;
-  }
-  return store;
 }
