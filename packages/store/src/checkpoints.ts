@@ -26,3 +26,12 @@ export async function setCheckpoint(store: Store, name: string, mcSeqno: number)
   });
 }
 let lastVersion = 0;
+
+/** The table of the checkpoints (as the indexer's first migration creates it): made by every owner's registration, so that any owner can keep one. */
+export async function createCheckpoints(store: Store): Promise<void> {
+  await store.client.command({
+    query: `CREATE TABLE IF NOT EXISTS indexer_checkpoints
+      (name String, mc_seqno UInt32, updated_at DateTime64(3, 'UTC'), version UInt64)
+      ENGINE = ReplacingMergeTree(version) ORDER BY name`,
+  });
+}

@@ -59,7 +59,7 @@ describe("watchClickHouse", () => {
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const client = createClient({ url, log: { level: ClickHouseLogLevel.OFF } });
-    const store: Store = { client, embedded: false, path: undefined, close: () => client.close() };
+    const store: Pick<Store, "client" | "embedded"> = { client, embedded: false };
     const watch = watchClickHouse(store, { everyMs: 100, timeoutMs: 300 });
     try {
       expect(watch.health().state).toBe("up"); // nothing known yet
@@ -68,7 +68,7 @@ describe("watchClickHouse", () => {
       expect(watch.health().lastAnswerAt).toBeUndefined();
     } finally {
       watch.stop();
-      await store.close();
+      await client.close();
     }
   });
 });

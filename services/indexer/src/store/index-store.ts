@@ -1,59 +1,65 @@
-// The store as the indexer uses it: ClickHouse (@tongate/store) with the indexer's schema, and the
-// indexer's key index beside it.
+// The indexer's part of the store (@tongate/store): its schema — the ClickHouse tables of its
+// migrations, its key-index tables and their rebuild from ClickHouse — registered with the store
+// the host opened, and the store as the indexer reads and writes it (with its key index).
 import { fileURLToPath } from "node:url";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadMigrations as loadMigrationsIn, migrate as migrateIn, openStore, type Migration, type MigrateResult, type Store, type StoreOptions } from "@tongate/store";
-import { KeyIndex } from "./key-index/key-index.js";
+import { loadMigrations as loadMigrationsIn, migrate as migrateIn, openStore, type Migration, type MigrateResult, type Store, type StoreOptions, type StoreSchema } from "@tongate/store";
+import { INDEXER_KEY_TABLES, INDEXER_OWNER, KeyIndex } from "./key-index/key-index.js";
+import { rebuildKeyIndex } from "./key-index/rebuild.js";
 
 /** The indexer's migrations (NNNN_name.sql). */
 export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
 
+/** Where the indexer's applied migrations are recorded: where they were before the store had owners. */
+const MIGRATIONS_TABLE = "schema_migrations";
+
 export const loadMigrations = (dir: string = MIGRATIONS_DIR): Migration[] => loadMigrationsIn(dir);
 
-/** Brings the indexer's tables up to date. */
-export const migrate = (store: Store, migrations: Migration[] = loadMigrations()): Promise<MigrateResult> => migrateIn(store, migrations);
+/** Brings the indexer's ClickHouse tables up to date (what `store.register(INDEXER_SCHEMA)` does first). */
+export const migrate = (store: Store, migrations: readonly Migration[] = loadMigrations()): Promise<MigrateResult> =>
+  migrateIn(store, { owner: INDEXER_OWNER, table: MIGRATIONS_TABLE }, migrations);
 
-export interface IndexStoreOptions extends StoreOptions {
-  /**
-   * The key index of API v3's key lookups (./key-index): true keeps it beside the embedded data
-   * (`<path>/key-index`, a temporary directory without a path); a string is its directory (needed
-   * with a server `url`). Off when absent: only the indexer service and `tongate index` open it.
-   */
-  keyIndex?: boolean | string;
-}
+/** The schema of the indexer's tables. */
+export const INDEXER_SCHEMA: StoreSchema = {
+  owner: INDEXER_OWNER,
+  migrations: MIGRATIONS_DIR,
+  migrationsTable: MIGRATIONS_TABLE,
+  keyIndex: { ...INDEXER_KEY_TABLES, rebuild: rebuildKeyIndex },
+};
 
-/** The store with the indexer's key index, when opened; reads use it once it is complete. */
+/** The store with the indexer's key index, when the store keeps one; reads use it once it is complete. */
 export interface IndexStore extends Store {
   readonly keys?: KeyIndex;
 }
 
-/** The store, its schema brought up to date: what the indexer's hosts (`tongate index`, the service) read and write. */
-export async function openIndexStore(options: IndexStoreOptions = {}): Promise<IndexStore> {
-  if (options.keyIndex === true && options.url !== undefined) {
-    throw new Error("openStore: a key index beside a ClickHouse server needs its own directory (keyIndex: DIR)");
-  }
-  const store = await openStore({ url: options.url, path: options.path });
-  // without a data directory both live only as long as this process
-  const temporary = options.keyIndex === true && options.path === undefined ? mkdtempSync(join(tmpdir(), "tongate-key-index-")) : undefined;
-  let keys: KeyIndex | undefined;
+/** Registers the indexer's tables with `store` (once per store): the store as the indexer uses it. */
+export async function registerIndexer(store: Store): Promise<IndexStore> {
+  const { keys } = await store.register(INDEXER_SCHEMA);
+  return withKeys(store, keys && KeyIndex.of(keys));
+}
+
+/**
+ * A store of its own with the indexer's tables (tests, benches): closing it closes the store. The
+ * hosts (the indexer service, `tongate index`) open the store through @tongate/store and register.
+ */
+export async function openIndexStore(options: StoreOptions = {}): Promise<IndexStore> {
+  const store = await openStore(options);
   try {
-    await migrate(store);
-    if (options.keyIndex) keys = await KeyIndex.open(typeof options.keyIndex === "string" ? options.keyIndex : (temporary ?? join(options.path!, "key-index")));
+    return await registerIndexer(store);
   } catch (e) {
     await store.close();
     throw e;
   }
+}
+
+/** The store's own members and the indexer's key index beside them. */
+function withKeys(store: Store, keys: KeyIndex | undefined): IndexStore {
   return {
     client: store.client,
     embedded: store.embedded,
     path: store.path,
+    keyIndex: store.keyIndex,
+    register: (schema) => store.register(schema),
+    close: () => store.close(),
     keys,
-    async close() {
-      await keys?.close();
-      await store.close();
-      if (temporary) rmSync(temporary, { recursive: true, force: true });
-    },
   };
 }
