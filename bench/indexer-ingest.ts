@@ -18,7 +18,7 @@ import { beginCell, external, internal, storeMessage, toNano, type Cell } from "
 import { WalletContractV4 } from "@ton/ton";
 import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/liteclient";
-import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, migrate, openStore, parseInline, startMcBatch } from "@tongate/indexer";
+import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, openIndexStore, parseInline, startMcBatch } from "@tongate/indexer";
 import { installSpeedShims } from "@tongate/ton";
 import type { ShardTopRow } from "@tongate/indexer";
 import { firstLiteserver, monitorProbes } from "./support/probe-latency.js";
@@ -186,8 +186,7 @@ fetched.length = 0;
 
 // (b) Ingest: fetched from the liteserver, parsed in the pool, inserted into a fresh chDB directory.
 // with the key index, as the indexer writes it by default (BENCH_KEY_INDEX=off: ClickHouse only)
-const store = await openStore({ path: join(tmp, "chdb"), keyIndex: (process.env.BENCH_KEY_INDEX ?? "on") !== "off" });
-await migrate(store);
+const store = await openIndexStore({ path: join(tmp, "chdb"), keyIndex: (process.env.BENCH_KEY_INDEX ?? "on") !== "off" });
 let insertSeconds = 0;
 let lastLog = 0;
 t0 = performance.now();

@@ -4,7 +4,7 @@
 // transactions per second of each run, and the median.
 //
 //   BENCH_TX=200000 BENCH_ACCOUNTS=2000 npm run bench:key-index-rebuild   (BENCH_RUNS=3)
-import { migrate, openStore, prepareKeyIndex } from "@tongate/indexer";
+import { openIndexStore, prepareKeyIndex } from "@tongate/indexer";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -18,9 +18,8 @@ if (!existsSync(indexSetDir)) await (await openIndexSet()).close();
 const rates: number[] = [];
 for (let run = 1; run <= RUNS; run++) {
   const dir = mkdtempSync(join(os.tmpdir(), "tongate-rebuild-"));
-  const store = await openStore({ path: indexSetDir, keyIndex: dir });
+  const store = await openIndexStore({ path: indexSetDir, keyIndex: dir });
   try {
-    await migrate(store);
     const started = performance.now();
     await prepareKeyIndex(store, store.keys!);
     const s = (performance.now() - started) / 1000;

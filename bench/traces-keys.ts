@@ -7,7 +7,7 @@
 import { create } from "@bufbuild/protobuf";
 import { LiteserverPool } from "@tongate/liteclient";
 import { GetTracesRequestSchema, type GetTracesRequest } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
-import { indexRange, migrate, openStore, prepareKeyIndex, type Store, v3Api } from "@tongate/indexer";
+import { indexRange, openIndexStore, prepareKeyIndex, type IndexStore as Store, v3Api } from "@tongate/indexer";
 import { installSpeedShims } from "@tongate/ton";
 import { loadavg } from "node:os";
 import { startTestLocalnet } from "../tests/support/localnet.js";
@@ -23,10 +23,9 @@ const noLiteProxy = () => {
 
 const net = await startTestLocalnet({ seed: "key-index", wallets: 2 });
 const pool = LiteserverPool.fromGlobalConfig(net.globalConfig(), { probeIntervalMs: 200 });
-const store = await openStore({ keyIndex: true });
+const store = await openIndexStore({ keyIndex: true });
 const clickhouse: Store = { ...store, keys: undefined };
 try {
-  await migrate(store);
   await prepareKeyIndex(store, store.keys!);
   await pool.ready(5000);
   await keyIndexTraffic(net);

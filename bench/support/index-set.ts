@@ -5,7 +5,7 @@
 // toncenter trace: its description and message fields), spread over the accounts with distinct
 // hashes and lts: transactions with an internal in message and one out message each, their account
 // states, the lookup tables filled by the materialized views as the indexer's inserts fill them.
-import { migrate, openStore, prepareKeyIndex, type Store } from "@tongate/indexer";
+import { openIndexStore, prepareKeyIndex, type IndexStore as Store } from "@tongate/indexer";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -117,9 +117,8 @@ async function synthesize(store: Store): Promise<void> {
 export async function openIndexSet(): Promise<Store> {
   const fresh = !existsSync(indexSetDir);
   // with its key index, as the indexer service opens it (the gateways find it complete)
-  const store = await openStore({ path: indexSetDir, keyIndex: true });
+  const store = await openIndexStore({ path: indexSetDir, keyIndex: true });
   try {
-    await migrate(store);
     if (fresh) await synthesize(store);
     else console.log(`reusing ${indexSetDir} (delete it to synthesize again)`);
     if (!store.keys!.complete) {

@@ -2,7 +2,7 @@
 // from chDB as TabSeparated text (in parts that fit in memory) and COPY'd in through psql, then the
 // indexes, ANALYZE and VACUUM (the visibility map, so index-only scans stay index-only). A marker
 // file says the load finished; a cluster without it is emptied and loaded again.
-import type { Store } from "@tongate/indexer";
+import type { Store } from "@tongate/store";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";

@@ -29,7 +29,8 @@ import { DEFAULT_CHAIN_HALT_AFTER_S, findService, serviceModules, startHost, ups
 import { rateLimitService } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
-import { IndexerMetrics, indexCommandOptions, indexCommandOptionsOf, indexService, openIndexStore, prepareKeyIndex, runIndexer } from "@tongate/indexer";
+import { IndexerMetrics, indexCommandOptions, indexCommandOptionsOf, indexService, prepareKeyIndex, registerIndexer, runIndexer } from "@tongate/indexer";
+import { openStore, storeFlags } from "@tongate/store";
 
 const common: OptionSpec[] = [
   { name: "log-level", default: "info", description: "trace, debug, info, warn or error" },
@@ -156,7 +157,7 @@ const networkOption = (fallback?: string): OptionSpec => ({
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, chainHaltOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...indexService.flags, ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, chainHaltOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...storeFlags, ...indexService.flags, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       let localnet: StartedLocalnet | undefined;
@@ -199,6 +200,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       chainHaltOption,
       ...emulatorFlags,
       ...rateLimitFlags(true),
+      ...storeFlags,
       ...indexService.flags,
       ...common,
     ],
@@ -223,7 +225,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, chainHaltOption, ...emulatorFlags, ...rateLimitFlags(true), ...indexService.flags, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, chainHaltOption, ...emulatorFlags, ...rateLimitFlags(true), ...storeFlags, ...indexService.flags, ...common],
     async run(o, log) {
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];
@@ -270,8 +272,9 @@ async function indexCommand(o: Record<string, unknown>, log: Logger): Promise<()
   try {
     const lite = LiteserverPool.fromGlobalConfig(chain);
     opened.push(lite);
-    const store = await openIndexStore(options.store);
-    opened.push(store);
+    const openedStore = await openStore(options.store);
+    opened.push(openedStore);
+    const store = await registerIndexer(openedStore);
     // an index to write must be complete first: build it from the rows already stored
     if (store.keys && !(await prepareKeyIndex(store, store.keys, (p) => log.info(p, "key index: rebuilding from ClickHouse")))) throw new Error("key index: the rebuild stopped");
     // started during a NATS outage (e.g. restarted by a supervisor), it indexes and its events wait in the outbox

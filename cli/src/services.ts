@@ -6,6 +6,7 @@ import { liteClientProvision } from "@tongate/liteclient";
 import { emulatorProvision } from "@tongate/emulator";
 import { liteProxyService } from "@tongate/lite-proxy";
 import { rateLimitService } from "@tongate/ratelimit";
+import { storeProvision } from "@tongate/store";
 import { busKey, ConfigError, openBus, provide, ServiceHost, type Closable, type Logger, type Provision, type RawOptions, type ServiceModule } from "@tongate/runtime";
 
 export const serviceModules: readonly ServiceModule[] = [liteProxyService, rateLimitService, indexService];
@@ -30,15 +31,17 @@ export function upstreamsOf(o: RawOptions): { name: string; services: readonly D
 
 /**
  * What a host supplies on these options: the liteserver pool of the chain they name, TON's emulator
- * in processes of its own (bounded by the --emulator-* flags), the event bus (NATS with --nats-url; a
- * NATS that is down at start is connected in the background, the indexer's events wait in its outbox
- * meanwhile).
+ * in processes of its own (bounded by the --emulator-* flags), the store (chDB in the process or a
+ * ClickHouse server, with the key index: the store's flags; opened once, only when a module needs
+ * it), the event bus (NATS with --nats-url; a NATS that is down at start is connected in the
+ * background, the indexer's events wait in its outbox meanwhile).
  */
 export function provisionsOf(o: RawOptions, log?: Logger): Provision<Closable>[] {
   const natsUrl = typeof o["nats-url"] === "string" ? o["nats-url"] : undefined;
   return [
     liteClientProvision(o, { haltAfterMs: chainHaltAfterOf(o) * 1000 }),
     emulatorProvision(o),
+    storeProvision(o),
     provide(busKey, () => openBus({ natsUrl, name: "tongate", log: log?.child({ component: "bus" }), startDown: true })),
   ];
 }

@@ -8,8 +8,7 @@ import { type BlockRef, BlockRefSchema, type BlocksIndexed, BlocksIndexedSchema 
 import { type EventBus, type Logger, subjectToken } from "@tongate/runtime";
 import type { StoredMcBlock } from "./follower/index-range.js";
 import type { BlockRow } from "./rows/types.js";
-import { getCheckpoint, setCheckpoint } from "./store/insert.js";
-import type { Store } from "./store/store.js";
+import { getCheckpoint, setCheckpoint, type Store } from "@tongate/store";
 
 export type { BlocksIndexed } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
 

@@ -1,13 +1,5 @@
-export { openStore, STORE_SETTINGS, type Store, type StoreOptions } from "./store/store.js";
-export { migrate, loadMigrations, openIndexStore, splitStatements, MIGRATIONS_DIR, type Migration, type MigrateResult } from "./store/migrate.js";
-export {
-  insertBlockRows,
-  getCheckpoint,
-  setCheckpoint,
-  INSERT_BATCH_ROWS,
-  type ShardStateRow,
-  type StoreRows,
-} from "./store/insert.js";
+export { INDEXER_SCHEMA, migrate, loadMigrations, openIndexStore, registerIndexer, MIGRATIONS_DIR, type IndexStore } from "./store/index-store.js";
+export { insertBlockRows, INSERT_BATCH_ROWS, type ShardStateRow, type StoreRows } from "./store/insert.js";
 export type * from "./rows/types.js";
 export { blockRows, cellsFromBoc, type ShardTopRow } from "./rows/index.js";
 export * from "./follower/index.js";
@@ -17,9 +9,9 @@ export { transactionsByAccount, transactionsByHash } from "./api/blockchain/tran
 export { messagesBySource } from "./api/blockchain/messages.js";
 export type { StoredTransaction } from "./api/sql.js";
 export { indexService } from "./service.js";
-export { KeyIndex } from "./store/key-index/key-index.js";
+export { INDEXER_KEY_TABLES, INDEXER_OWNER, KEY_INDEX_FORMAT, KeyIndex } from "./store/key-index/key-index.js";
 export { KeyReaders, type KeyReaderResult } from "./api/key-readers/pool.js";
-export { prepareKeyIndex, type RebuildProgress } from "./store/key-index/rebuild.js";
+export { prepareKeyIndex, rebuildKeyIndex, type RebuildProgress } from "./store/key-index/rebuild.js";
 export { runIndexer, type IndexerConfig, type IndexerRun, type IndexerStatus } from "./run.js";
 export {
   eventNetworkOf,

@@ -4,18 +4,16 @@
 import { availableParallelism } from "node:os";
 import { ConfigError, parseListen, type OptionSpec, type RawOptions } from "@tongate/runtime";
 import { DEFAULT_PREFETCH } from "./follower/index-range.js";
-import type { ClickHouseWatchOptions } from "./store/health.js";
-import type { StoreOptions } from "./store/store.js";
+import { storeFlags, storeOptionsOf, type ClickHouseWatchOptions, type StoreOptions } from "@tongate/store";
 
 /** The key readers' default nice value: below the HTTP thread, still a fair share when the host is idle. */
 const KEY_READER_NICE = 10;
 
-/** Options of the indexer where it runs inside `tongate start`, `serve` or `gateway`. */
+/**
+ * Options of the indexer where it runs inside `tongate start`, `serve` or `gateway` (the store it
+ * reads and writes is the host's: @tongate/store's flags).
+ */
 export const indexOptions: OptionSpec[] = [
-  { name: "clickhouse-url", description: "indexer: a ClickHouse server (default: chDB in this process)" },
-  { name: "index-dir", description: "indexer: chDB's data directory (default: memory only)" },
-  { name: "key-index", default: "on", description: "indexer: on: answer API v3 key lookups from the key index kept beside the store (LMDB); off: from ClickHouse only" },
-  { name: "key-index-dir", description: "indexer: the key index's directory (default: <index-dir>/key-index; needed with --clickhouse-url)" },
   { name: "index", default: "on", description: "indexer: on: follow the chain into the store; off: only answer API v3 from what is stored" },
   { name: "index-from", description: "indexer: first masterchain seqno when nothing is indexed yet (default: 1 on a localnet, the head otherwise)" },
   { name: "parse-workers", default: "0", description: "indexer: worker threads parsing blocks ahead of the inserts (0: on the main thread, enough for a localnet)" },
@@ -36,10 +34,7 @@ export const prefetchOptionSpec: OptionSpec = {
 
 /** The options of `tongate index` (besides the chain's --network and --global-config). */
 export const indexCommandOptions: OptionSpec[] = [
-  { name: "clickhouse-url", description: "a ClickHouse server (default: chDB in this process)" },
-  { name: "index-dir", description: "chDB's data directory (default: memory only)" },
-  { name: "key-index", default: "on", description: "on: write the key index of API v3's key lookups beside the store (LMDB); off: do not" },
-  { name: "key-index-dir", description: "the key index's directory (default: <index-dir>/key-index; needed with --clickhouse-url)" },
+  ...storeFlags,
   { name: "from", description: "first masterchain seqno (default: after the checkpoint)" },
   { name: "to", description: "last masterchain seqno: index the range and exit (default: follow the head)" },
   { name: "nats-url", description: "NATS server(s), comma-separated: publish events on JetStream (stream TONGATE_EVENTS) (default: the in-process bus)" },
@@ -51,7 +46,6 @@ export const indexCommandOptions: OptionSpec[] = [
 
 /** The indexer service's options. */
 export interface IndexServiceOptions {
-  store: StoreOptions;
   /** --index on: follow the chain into the store; off: only answer from it. */
   follow: boolean;
   /** --index-from */
@@ -70,7 +64,6 @@ export interface IndexServiceOptions {
 export function indexServiceOptionsOf(o: RawOptions): IndexServiceOptions {
   if (o.index !== undefined && o.index !== "on" && o.index !== "off") throw new ConfigError(`--index ${String(o.index)}: expected on or off`);
   return {
-    store: storeOptionsOf(o),
     follow: o.index !== "off",
     from: seqnoOption(o, "index-from"),
     parseWorkers: parseWorkersOf(o),
@@ -128,22 +121,6 @@ function stringOption(o: RawOptions, name: string): string | undefined {
   if (v === undefined || v === "") return undefined;
   if (typeof v !== "string") throw new ConfigError(`--${name}: expected one value`);
   return v;
-}
-
-/**
- * --clickhouse-url (a server) or --index-dir (chDB's directory), at most one; and the key index: on
- * by default beside embedded chDB; beside a ClickHouse server only with --key-index-dir (the
- * directory of the process that indexes: the key index is written by the indexer's inserts).
- */
-function storeOptionsOf(o: RawOptions): StoreOptions {
-  const url = stringOption(o, "clickhouse-url");
-  const path = stringOption(o, "index-dir");
-  if (url !== undefined && path !== undefined) throw new ConfigError("--clickhouse-url and --index-dir: give one (a ClickHouse server, or chDB's directory)");
-  const mode = stringOption(o, "key-index") ?? "on";
-  if (mode !== "on" && mode !== "off") throw new ConfigError(`--key-index ${mode}: expected on or off`);
-  if (mode === "off") return { url, path };
-  const dir = stringOption(o, "key-index-dir");
-  return { url, path, keyIndex: dir ?? (url === undefined ? true : undefined) };
 }
 
 /** An integer option within [min, max]; `fallback` when not given (a host that passes no defaults). */

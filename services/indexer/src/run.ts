@@ -10,8 +10,8 @@ import { FOLLOWER_CHECKPOINT, indexRange, type IndexRangeResult, type StoredMcBl
 import { type LiteClient, masterchainHead } from "./follower/lite.js";
 import { ParsePool } from "./follower/parse-pool.js";
 import type { IndexerMetrics } from "./metrics.js";
-import { getCheckpoint } from "./store/insert.js";
-import type { Store } from "./store/store.js";
+import { getCheckpoint } from "@tongate/store";
+import type { IndexStore as Store } from "./store/index-store.js";
 
 export interface IndexerConfig {
   /** The liteservers the blocks are read from (a LiteserverPool). */

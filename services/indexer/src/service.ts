@@ -1,6 +1,7 @@
-// The indexer as a hosted module: API v3's services (one per toncenter tag) over the ClickHouse
-// store, and, when the host supplies a liteserver pool and --index is on, the follower filling that
-// store (runIndexer) in the same process.
+// The indexer as a hosted module: API v3's services (one per toncenter tag) over the store its host
+// supplies (the process's one store, @tongate/store: the indexer registers its tables with it), and,
+// when the host supplies a liteserver pool and --index is on, the follower filling that store
+// (runIndexer) in the same process.
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { liteClientKey } from "@tongate/liteclient";
 import { apiError, busKey, defineModule, optional } from "@tongate/runtime";
@@ -10,8 +11,8 @@ import { KeyReaders } from "./api/key-readers/pool.js";
 import { v3Implementations, V3_SERVICES } from "./api/service.js";
 import { indexOptions, indexServiceOptionsOf } from "./options.js";
 import { runIndexer, type IndexerRun } from "./run.js";
-import { watchClickHouse } from "./store/health.js";
-import { openIndexStore } from "./store/migrate.js";
+import { storeKey, watchClickHouse } from "@tongate/store";
+import { registerIndexer } from "./store/index-store.js";
 import { prepareKeyIndex } from "./store/key-index/rebuild.js";
 
 export const indexService = defineModule({
@@ -19,10 +20,11 @@ export const indexService = defineModule({
   services: V3_SERVICES,
   flags: indexOptions,
   options: indexServiceOptionsOf,
-  needs: { liteClient: optional(liteClientKey), bus: busKey },
+  needs: { liteClient: optional(liteClientKey), bus: busKey, store: storeKey },
   async start(ctx) {
     const o = ctx.options;
-    const store = await openIndexStore(o.store);
+    // the host's store (closed by the host, after this module)
+    const store = await registerIndexer(ctx.needs.store);
     // a key index that is new beside stored rows (or of an older format) is filled from them in the
     // background; until then the v3 reads go to ClickHouse
     const stopRebuild = new AbortController();
@@ -62,7 +64,6 @@ export const indexService = defineModule({
     } catch (e) {
       stopRebuild.abort();
       await keysReady;
-      await store.close();
       throw e;
     }
     const clickhouse = watchClickHouse(store, o.clickhouseProbe);
@@ -84,7 +85,6 @@ export const indexService = defineModule({
         stopRebuild.abort();
         await keysReady;
         await run?.stop();
-        await store.close();
       },
     };
   },

@@ -7,20 +7,18 @@ import type { Localnet } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/liteclient";
 import { type BusMessage, InProcessBus, serveMetrics } from "@tongate/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getCheckpoint, openStore, type Store } from "@tongate/store";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
 import {
   type BlocksIndexed,
   BlocksIndexedPublisher,
   FOLLOWER_CHECKPOINT,
   IndexerMetrics,
-  type Store,
   blocksIndexedSubject,
   decodeBlocksIndexed,
   followChain,
-  getCheckpoint,
   indexRange,
   migrate,
-  openStore,
   storedBlocksIndexed,
 } from "../src/index.js";
 

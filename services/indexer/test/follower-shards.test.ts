@@ -12,7 +12,8 @@ import { accountNoneCell, SHARD_FULL, shardChildren, shardHashesList, shardParen
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
-import { followChain, getCheckpoint, indexRange, migrate, openStore, type Store } from "../src/index.js";
+import { getCheckpoint, openStore, type Store } from "@tongate/store";
+import { followChain, indexRange, migrate } from "../src/index.js";
 import type { PrevBlockRef, TransactionStateRow } from "../src/rows/types.js";
 
 let net: Localnet;

@@ -40,7 +40,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
 import { freshAddress, keyIndexTraffic } from "../../../tests/support/traffic.js";
-import { v3Api, indexRange, KeyIndex, migrate, openStore, ParsePool, prepareKeyIndex, type Store } from "../src/index.js";
+import { v3Api, indexRange, KeyIndex, openIndexStore, ParsePool, prepareKeyIndex, type IndexStore as Store } from "../src/index.js";
 import { tracesFromKeys } from "../src/api/actions/key-lookups.js";
 
 let net: Localnet;
@@ -84,9 +84,8 @@ const transactions: Call<MessageInitShape<typeof GetTransactionsRequestSchema>> 
 beforeAll(async () => {
   net = await startTestLocalnet({ seed: "key-index", wallets: 2 });
   pool = LiteserverPool.fromGlobalConfig(net.globalConfig(), { probeIntervalMs: 200 });
-  store = await openStore({ keyIndex: true });
+  store = await openIndexStore({ keyIndex: true });
   clickhouse = { ...store, keys: undefined };
-  await migrate(store);
   await prepareKeyIndex(store, store.keys!);
   await pool.ready(5000);
   await keyIndexTraffic(net);

@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
-import { indexRange, KeyReaders, migrate, openStore, prepareKeyIndex, v3Api, type Store } from "../src/index.js";
+import { indexRange, KeyReaders, openIndexStore, prepareKeyIndex, v3Api, type IndexStore as Store } from "../src/index.js";
 
 let net: Localnet;
 let pool: LiteserverPool;
@@ -74,8 +74,7 @@ async function rows<T>(query: string): Promise<T[]> {
 beforeAll(async () => {
   net = await startTestLocalnet({ seed: "key-readers", wallets: 2 });
   pool = LiteserverPool.fromGlobalConfig(net.globalConfig(), { probeIntervalMs: 200 });
-  store = await openStore({ keyIndex: true });
-  await migrate(store);
+  store = await openIndexStore({ keyIndex: true });
   await prepareKeyIndex(store, store.keys!);
   await pool.ready(5000);
   w1 = new LocalnetSender(net, net.genesis.wallets[1]!);

@@ -2,7 +2,8 @@
 // (embedded chDB) → read back equal; a second insert changes nothing visible.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Store, insertBlockRows, messagesBySource, migrate, openStore, transactionsByAccount, transactionsByHash } from "../src/index.js";
+import { openStore, type Store } from "@tongate/store";
+import { insertBlockRows, messagesBySource, migrate, transactionsByAccount, transactionsByHash } from "../src/index.js";
 import { type BlockRows, TraceAssembler, blockRows } from "../src/rows/index.js";
 
 const DIR = new URL("../../../../shared/fixtures/blocks/", import.meta.url);

@@ -4,20 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  getCheckpoint,
-  insertBlockRows,
-  loadMigrations,
-  messagesBySource,
-  migrate,
-  openStore,
-  setCheckpoint,
-  splitStatements,
-  transactionsByAccount,
-  transactionsByHash,
-  type Store,
-  type StoreRows,
-} from "../src/index.js";
+import { getCheckpoint, openStore, setCheckpoint, splitStatements, type Store } from "@tongate/store";
+import { insertBlockRows, loadMigrations, messagesBySource, migrate, transactionsByAccount, transactionsByHash, type StoreRows } from "../src/index.js";
 
 const A = "0:" + "A1".repeat(32);
 const B = "0:" + "B2".repeat(32);

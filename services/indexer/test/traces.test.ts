@@ -9,7 +9,8 @@ import { LiteserverPool } from "@tongate/liteclient";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
-import { type LiteClient, type Store, followChain, getCheckpoint, indexRange, migrate, openStore, restoreTraceAssembler } from "../src/index.js";
+import { getCheckpoint, openStore, type Store } from "@tongate/store";
+import { type LiteClient, followChain, indexRange, migrate, restoreTraceAssembler } from "../src/index.js";
 
 let net: Localnet;
 let pool: LiteserverPool;

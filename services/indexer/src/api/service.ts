@@ -9,7 +9,7 @@ import { ApiV2 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
 import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
 import { implement, type ServiceImplementation } from "@tongate/runtime";
-import type { Store } from "../store/store.js";
+import type { IndexStore as Store } from "../store/index-store.js";
 import { accountsImpl } from "./accounts/service.js";
 import { actionsImpl } from "./actions/service.js";
 import { apiV2Impl } from "./apiv2/service.js";

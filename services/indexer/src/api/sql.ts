@@ -3,7 +3,9 @@
 // (next to the endpoint that runs it); values always travel as query parameters.
 import type { TransactionRow } from "../rows/types.js";
 
-export { select, type Store } from "../store/store.js";
+export { select } from "@tongate/store";
+/** The store as the API reads it: ClickHouse and, when opened, the indexer's key index. */
+export type { IndexStore as Store } from "../store/index-store.js";
 
 /**
  * A transaction as stored: the inserted row, with `description` still JSON text and the

@@ -17,7 +17,7 @@ import { Cell, loadAccount } from "@ton/core";
 import { LiteServerError } from "@tongate/liteclient";
 import type { AccountStateRow } from "../rows/types.js";
 import { bocB64, cellHash } from "../rows/util.js";
-import { select, type Store } from "../store/store.js";
+import { select, type Store } from "@tongate/store";
 import { type BlockIdExt, type LiteClient, tlBlockId } from "./lite.js";
 
 export interface AccountBocsOptions {

@@ -1,7 +1,7 @@
 // followChain: index up to the head, then each new masterchain block as the liteserver gets it
 // (liteServer.waitMasterchainSeqno through the pool's awaitSeqno), until the signal aborts.
 import type { TraceAssembler } from "../rows/trace.js";
-import type { Store } from "../store/store.js";
+import type { IndexStore as Store } from "../store/index-store.js";
 import { AccountBocCache } from "./account-bocs.js";
 import { type IndexProgress, type IndexRangeOptions, indexRange } from "./index-range.js";
 import { type LiteClient, masterchainHead } from "./lite.js";

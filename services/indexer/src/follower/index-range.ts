@@ -4,10 +4,11 @@
 import type { TraceAssembler } from "../rows/trace.js";
 import type { ShardTopRow } from "../rows/shards.js";
 import type { BlockRow, BlockRows, TraceRow } from "../rows/types.js";
-import { getCheckpoint, insertBlockRows, setCheckpoint, type StoreRows } from "../store/insert.js";
+import { getCheckpoint, setCheckpoint } from "@tongate/store";
+import { insertBlockRows, type StoreRows } from "../store/insert.js";
 import { AccountBocCache, completeAccountBocs } from "./account-bocs.js";
 import { restoreTraceAssembler } from "../store/traces.js";
-import type { Store } from "../store/store.js";
+import type { IndexStore as Store } from "../store/index-store.js";
 import { type FetchOptions, type McBatch, blockIdOf, masterchainTops, startMcBatch } from "./batch.js";
 import { type LiteClient, masterchainHead } from "./lite.js";
 

@@ -12,7 +12,7 @@ import type {
 } from "../rows/types.js";
 import { messagesByTransaction } from "../rows/message.js";
 import type { ShardTopRow } from "../rows/shards.js";
-import type { Store } from "./store.js";
+import type { IndexStore } from "./index-store.js";
 import { keyIndexStates, renderTransactions, withTraceIds } from "./key-index/render.js";
 import { insertTraceRows, keyIndexTraces } from "./traces.js";
 
@@ -38,7 +38,7 @@ function transactionRecords(txs: readonly TransactionRow[], messages: readonly M
   return txs.map((t) => Object.assign({}, t, { messages: byTx.get(t.hash) ?? [] }));
 }
 
-async function insertRows<T>(store: Store, table: string, rows: readonly T[]): Promise<void> {
+async function insertRows<T>(store: IndexStore, table: string, rows: readonly T[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_BATCH_ROWS) {
     await store.client.insert({ table, values: rows.slice(i, i + INSERT_BATCH_ROWS), format: "JSONEachRow" });
   }
@@ -50,7 +50,7 @@ async function insertRows<T>(store: Store, table: string, rows: readonly T[]): P
  * implies its data is there; then the key index, in one LMDB transaction. The indexer's checkpoint is
  * still what says a masterchain block is complete.
  */
-export async function insertBlockRows(store: Store, rows: StoreRows): Promise<void> {
+export async function insertBlockRows(store: IndexStore, rows: StoreRows): Promise<void> {
   await Promise.all([
     insertRows<MessageContentRow>(store, "message_contents", dedupe(rows.contents, (c) => c.hash)),
     insertRows<AccountStateRow>(store, "account_states", rows.accountStates),
@@ -75,27 +75,3 @@ function dedupe<T>(rows: readonly T[], key: (r: T) => string): T[] {
   const seen = new Set<string>();
   return rows.filter((r) => (seen.has(key(r)) ? false : (seen.add(key(r)), true)));
 }
-
-/** The last masterchain seqno whose rows are all stored under `name`, or null. */
-export async function getCheckpoint(store: Store, name: string): Promise<number | null> {
-  const rows = await (
-    await store.client.query({
-      query: "SELECT mc_seqno FROM indexer_checkpoints FINAL WHERE name = {name:String}",
-      query_params: { name },
-      format: "JSONEachRow",
-    })
-  ).json<{ mc_seqno: number }>();
-  return rows.length ? Number(rows[0]!.mc_seqno) : null;
-}
-
-export async function setCheckpoint(store: Store, name: string, mcSeqno: number): Promise<void> {
-  const now = Date.now();
-  // version: a later write wins, even one that moves the checkpoint back (a deliberate re-index)
-  lastVersion = Math.max(now * 1000, lastVersion + 1);
-  await store.client.insert({
-    table: "indexer_checkpoints",
-    values: [{ name, mc_seqno: mcSeqno, updated_at: (now / 1000).toFixed(3), version: String(lastVersion) }],
-    format: "JSONEachRow",
-  });
-}
-let lastVersion = 0;

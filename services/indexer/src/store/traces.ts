@@ -5,7 +5,7 @@ import { TraceAssembler, type TraceBatch } from "../rows/trace.js";
 import type { MessageRow, TraceRow, TransactionRow } from "../rows/types.js";
 import type { KeyIndexTrace } from "./key-index/key-index.js";
 import { renderTrace } from "./key-index/render.js";
-import { select, type Store } from "./store.js";
+import { select, type Store } from "@tongate/store";
 
 /** A trace as the table stores it: the TraceRow with toncenter's column names for the counters. */
 export type TraceRecord = Omit<TraceRow, "pending_messages" | "messages" | "transactions"> & {

@@ -20,7 +20,7 @@ import {
 } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { apiError } from "@tongate/runtime";
 import { byLtThenHash, type KeyIndex, sortByLt } from "../../store/key-index/key-index.js";
-import type { Store } from "../../store/store.js";
+import type { IndexStore as Store } from "../../store/index-store.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
 
 const TX_KEY = ["string", "string"] as const;

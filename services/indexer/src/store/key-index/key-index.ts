@@ -1,15 +1,12 @@
-// The key index: API v3's key lookups answered from an embedded LMDB beside ClickHouse.
+// The indexer's tables of the key index (@tongate/store's LMDB environment): API v3's key lookups
+// of the indexed chain.
 //
-// ClickHouse stays the store of the indexed history and of every filter and analytical query; it
-// cannot answer a point read in less than a few milliseconds (each query pays ~2 ms before it reads
-// a row, and embedded chDB runs one query at a time). This index holds the rendered API form of
-// every transaction (the tongate.v3.Transaction message, binary) under the keys the v3 endpoints
-// look up by: account + lt, hash, message hash, masterchain block, address + created_lt; each
-// account's latest state (and code hash, for the address book); and each trace's record (the
-// tongate.v3.Trace message without its transactions) with its transactions by trace, its traces
-// by account + end_lt and the complete traces by the masterchain block that completed them. A page
-// is one range scan: microseconds, synchronous, and any number of readers at once (LMDB readers
-// never block each other or the writer).
+// They hold the rendered API form of every transaction (the tongate.v3.Transaction message, binary)
+// under the keys the v3 endpoints look up by: account + lt, hash, message hash, masterchain block,
+// address + created_lt; each account's latest state (and code hash, for the address book); and each
+// trace's record (the tongate.v3.Trace message without its transactions) with its transactions by
+// trace, its traces by account + end_lt and the complete traces by the masterchain block that
+// completed them. A page is one range scan.
 //
 // Written by the indexer in the same step as the ClickHouse rows, before the checkpoint and before
 // `blocks.indexed` is published, so a read never answers older than the block a client was told of.
@@ -24,34 +21,44 @@
 // it announces the trace — so the rebuild, which renders `traces FINAL`, reproduces it. A later
 // block that extends the trace replaces it with an unclassified record in both stores.
 //
-// Rebuilt from ClickHouse (./rebuild.ts) when it is missing or its format changed; until it is
-// complete, reads go to ClickHouse.
+// The tables keep the names they had before the key index had owners (unprefixed), so that an index
+// written then stays readable. Rebuilt from ClickHouse (./rebuild.ts) when missing or of another
+// format; until complete, reads go to ClickHouse.
 import { fromBinary } from "@bufbuild/protobuf";
 import { type Trace, TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { type Message, type Transaction, TransactionSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
-import { type Database, open, type RangeOptions, type RootDatabase } from "lmdb";
+import { ACCOUNT_BYTES, accountKey, HASH_BYTES, hashKey, type KeyIndexEnv, type KeyTables, type KeyTablesLayout, LT_BYTES, ltBytes, openKeyIndexEnv, prefixEnd, u32Bytes } from "@tongate/store";
+import type { Database, RangeOptions } from "lmdb";
 import type { AccountStateRow, RenderedTransaction } from "../../rows/types.js";
-import {
-  ACCOUNT_BYTES,
-  accountKey,
-  accountTraceKey,
-  addressMessageKey,
-  hashKey,
-  HASH_BYTES,
-  LT_BYTES,
-  ltBytes,
-  mcBlockKey,
-  mcBlockTraceKey,
-  messageKey,
-  prefixEnd,
-  traceKey,
-  traceTransactionKey,
-  transactionKey,
-  u32Bytes,
-} from "./keys.js";
+import { accountTraceKey, addressMessageKey, mcBlockKey, mcBlockTraceKey, messageKey, traceKey, traceTransactionKey, transactionKey } from "./keys.js";
 
 /** Bumped when the stored form changes: an index of another format is rebuilt. */
 export const KEY_INDEX_FORMAT = 5;
+
+/** The owner of the indexer's tables in the store. */
+export const INDEXER_OWNER = "indexer";
+
+/** transactions and latest states compress ~3× (base64 bodies, repeated field tags); LZ4 costs microseconds */
+const COMPRESSED = { compressAbove: 256 };
+
+/** The indexer's tables, unprefixed (their names before the key index had owners). */
+export const INDEXER_KEY_TABLES: KeyTablesLayout = {
+  format: KEY_INDEX_FORMAT,
+  prefix: "",
+  tables: {
+    transactions: COMPRESSED,
+    transactions_by_hash: {},
+    transactions_by_message: {},
+    transactions_by_mc_block: {},
+    code_hashes: {},
+    latest_account_states: COMPRESSED,
+    messages_by_address: {},
+    traces: {},
+    trace_transactions: {},
+    traces_by_account: {},
+    traces_by_mc_block: {},
+  },
+};
 
 /** One transaction as the index stores it, with the keys it is found by. */
 export type KeyIndexTransaction = RenderedTransaction;
@@ -103,16 +110,7 @@ export interface LtHashPageOptions extends LtPageOptions {
   after?: [bigint, string];
 }
 
-interface Meta {
-  format: number;
-  /** every transaction ClickHouse holds is here too (set when created empty, or by a rebuild) */
-  complete: boolean;
-}
-
 const EMPTY = Buffer.alloc(0);
-
-/** The environment; every thread opens it with the same options. */
-const openEnv = (dir: string): RootDatabase => open({ path: dir, maxDbs: 16, compression: false });
 const MAX_LT = (1n << 64n) - 1n;
 
 export class KeyIndex {
@@ -127,37 +125,41 @@ export class KeyIndex {
   private readonly byTrace: Database<Buffer, Buffer>;
   private readonly tracesByAccount: Database<Buffer, Buffer>;
   private readonly tracesByMcBlock: Database<Buffer, Buffer>;
-  private readonly meta: Database<Meta, string>;
   private closed = false;
 
   private constructor(
-    private readonly env: RootDatabase,
-    /** the index's directory: a key reader (api/key-readers) opens it again in its thread */
-    readonly dir: string,
+    /** the indexer's tables in the store's key index */
+    readonly tables: KeyTables,
+    /** the environment this index opened itself (KeyIndex.open, openReader), closed with it */
+    private readonly own?: KeyIndexEnv,
   ) {
-    const binary = { keyEncoding: "binary", encoding: "binary" } as const;
-    // transactions compress ~3× (base64 bodies, repeated field tags); LZ4 costs microseconds
-    this.transactions = env.openDB<Buffer, Buffer>({ name: "transactions", ...binary, compression: { threshold: 256 } });
-    this.byHash = env.openDB<Buffer, Buffer>({ name: "transactions_by_hash", ...binary });
-    this.byMessage = env.openDB<Buffer, Buffer>({ name: "transactions_by_message", ...binary });
-    this.byMcBlock = env.openDB<Buffer, Buffer>({ name: "transactions_by_mc_block", ...binary });
-    this.codes = env.openDB<Buffer, Buffer>({ name: "code_hashes", ...binary });
-    this.byAddress = env.openDB<Buffer, Buffer>({ name: "messages_by_address", ...binary });
-    this.latest = env.openDB<Buffer, Buffer>({ name: "latest_account_states", ...binary, compression: { threshold: 256 } });
-    this.traces = env.openDB<Buffer, Buffer>({ name: "traces", ...binary });
-    this.byTrace = env.openDB<Buffer, Buffer>({ name: "trace_transactions", ...binary });
-    this.tracesByAccount = env.openDB<Buffer, Buffer>({ name: "traces_by_account", ...binary });
-    this.tracesByMcBlock = env.openDB<Buffer, Buffer>({ name: "traces_by_mc_block", ...binary });
-    this.meta = env.openDB<Meta, string>({ name: "meta", encoding: "json" });
+    this.transactions = tables.table("transactions");
+    this.byHash = tables.table("transactions_by_hash");
+    this.byMessage = tables.table("transactions_by_message");
+    this.byMcBlock = tables.table("transactions_by_mc_block");
+    this.codes = tables.table("code_hashes");
+    this.byAddress = tables.table("messages_by_address");
+    this.latest = tables.table("latest_account_states");
+    this.traces = tables.table("traces");
+    this.byTrace = tables.table("trace_transactions");
+    this.tracesByAccount = tables.table("traces_by_account");
+    this.tracesByMcBlock = tables.table("traces_by_mc_block");
   }
 
-  /** Opens (creating) the index in `dir`. An index of another format is emptied (and must be rebuilt). */
+  /** The index over the indexer's tables of the store's key index (registered: ../index-store.ts). */
+  static of(tables: KeyTables): KeyIndex {
+    return new KeyIndex(tables);
+  }
+
+  /** Opens (creating) an index of its own in `dir`. An index of another format is emptied (and must be rebuilt). */
   static async open(dir: string): Promise<KeyIndex> {
-    const index = new KeyIndex(openEnv(dir), dir);
-    const meta = index.meta.get("meta");
-    if (meta && meta.format !== KEY_INDEX_FORMAT) await index.clear();
-    if (!index.meta.get("meta")) await index.meta.put("meta", { format: KEY_INDEX_FORMAT, complete: false });
-    return index;
+    const env = openKeyIndexEnv(dir);
+    try {
+      return new KeyIndex(await env.open(INDEXER_OWNER, INDEXER_KEY_TABLES), env);
+    } catch (e) {
+      await env.close();
+      throw e;
+    }
   }
 
   /**
@@ -165,33 +167,32 @@ export class KeyIndex {
    * write. LMDB shares the environment between the threads of a process.
    */
   static openReader(dir: string): KeyIndex {
-    return new KeyIndex(openEnv(dir), dir);
+    const env = openKeyIndexEnv(dir);
+    return new KeyIndex(env.tables(INDEXER_OWNER, INDEXER_KEY_TABLES), env);
   }
 
-  /**
-   * Reads after this see every write committed before it. lmdb-js keeps one read snapshot per
-   * event-loop turn of its thread; a thread that serves several requests in one turn (a key reader
-   * taking queued messages) calls this before each, so no answer is older than the request.
-   */
+  /** the key index's directory: a key reader (api/key-readers) opens it again in its thread */
+  get dir(): string {
+    return this.tables.dir;
+  }
+
+  /** Reads after this see every write committed before it (KeyIndexEnv.refresh). */
   refresh(): void {
-    this.env.resetReadTxn();
+    this.tables.refresh();
   }
 
   /** Every ClickHouse transaction is here: reads may use the index. */
   get complete(): boolean {
-    return this.meta.get("meta")?.complete === true;
+    return this.tables.complete;
   }
 
   async markComplete(): Promise<void> {
-    await this.meta.put("meta", { format: KEY_INDEX_FORMAT, complete: true });
+    await this.tables.markComplete();
   }
 
   /** Empties the index (a format change; a rebuild from scratch). */
   async clear(): Promise<void> {
-    await this.env.transaction(() => {
-      for (const db of Object.values(this.tables())) db.clearSync();
-      this.meta.putSync("meta", { format: KEY_INDEX_FORMAT, complete: false });
-    });
+    await this.tables.clear();
   }
 
   /**
@@ -214,7 +215,7 @@ export class KeyIndex {
       complete: r.complete,
       value: Buffer.concat([u32Bytes(r.mcSeqnoEnd), ltBytes(r.endLt), r.value]),
     }));
-    await this.env.transaction(() => {
+    await this.tables.transaction(() => {
       // traces first: a replaced record moves the traces_by_account keys of its stored transactions
       // to its end_lt; the transactions after it file their accounts under their record's end_lt
       // (whichever of a trace's record and transactions comes first — a rebuild writes transactions
@@ -423,34 +424,16 @@ export class KeyIndex {
     return out;
   }
 
-  private tables(): Record<string, Database<Buffer, Buffer>> {
-    return {
-      transactions: this.transactions,
-      transactions_by_hash: this.byHash,
-      transactions_by_message: this.byMessage,
-      transactions_by_mc_block: this.byMcBlock,
-      code_hashes: this.codes,
-      latest_account_states: this.latest,
-      messages_by_address: this.byAddress,
-      traces: this.traces,
-      trace_transactions: this.byTrace,
-      traces_by_account: this.tracesByAccount,
-      traces_by_mc_block: this.tracesByMcBlock,
-    };
+  /** Every entry of every table, in key order, then the meta (the crash test compares two indexes whole). */
+  contents(): Generator<{ table: string; key: string; value: string }> {
+    return this.tables.contents();
   }
 
-  /** Every entry of every table, in key order (the crash test compares two indexes whole). */
-  *contents(): Generator<{ table: string; key: string; value: string }> {
-    for (const [table, db] of Object.entries(this.tables())) {
-      for (const { key, value } of db.getRange({})) yield { table, key: key.toString("hex"), value: value.toString("base64") };
-    }
-    yield { table: "meta", key: "meta", value: JSON.stringify(this.meta.get("meta")) };
-  }
-
+  /** Closes the environment it opened itself; the store's is the store's to close. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.env.close();
+    await this.own?.close();
   }
 }
 

@@ -5,13 +5,13 @@
 // the indexer running meanwhile go to both; a rebuild's puts of the same keys write the same bytes,
 // and versioned records (states, traces) are replaced only by the same or a later version, so the
 // order does not matter.
+import { prepareKeyTables, type RebuildContext, type Store } from "@tongate/store";
 import type { StoredTrace } from "../../api/actions/models.js";
 import { transactionParts } from "../../api/blockchain/parts.js";
 import { select, type StoredTransaction } from "../../api/sql.js";
 import { messagesByTransaction } from "../../rows/message.js";
 import type { AccountStateRow } from "../../rows/types.js";
-import type { Store } from "../store.js";
-import type { KeyIndex, KeyIndexState } from "./key-index.js";
+import { KeyIndex, type KeyIndexState } from "./key-index.js";
 import { renderTrace, renderTransaction } from "./render.js";
 
 const CHUNK = 5_000;
@@ -22,16 +22,21 @@ export interface RebuildProgress {
 }
 
 /**
+ * The indexer's rebuild (its KeyIndexSchema.rebuild): nothing to do when ClickHouse has no
+ * transactions, else every transaction, latest state and trace record rendered from ClickHouse.
+ */
+export async function rebuildKeyIndex({ store, keys, signal, progress }: RebuildContext): Promise<boolean> {
+  const [count] = await select<{ n: string }>(store, "SELECT count() AS n FROM transactions", {});
+  const total = Number(count?.n ?? 0);
+  return total === 0 || rebuild(store, KeyIndex.of(keys), total, (p) => progress({ done: p.transactions, total: p.total }), signal);
+}
+
+/**
  * Makes the key index complete: at once when ClickHouse has no transactions, else by a rebuild.
  * `onProgress` is called after each chunk. Resolves false when `signal` stopped it first.
  */
-export async function prepareKeyIndex(store: Store, keys: KeyIndex, onProgress?: (p: RebuildProgress) => void, signal?: AbortSignal): Promise<boolean> {
-  if (keys.complete) return true;
-  const [count] = await select<{ n: string }>(store, "SELECT count() AS n FROM transactions", {});
-  const total = Number(count?.n ?? 0);
-  if (total > 0 && !(await rebuild(store, keys, total, onProgress, signal))) return false;
-  await keys.markComplete();
-  return true;
+export function prepareKeyIndex(store: Store, keys: KeyIndex, onProgress?: (p: RebuildProgress) => void, signal?: AbortSignal): Promise<boolean> {
+  return prepareKeyTables(store, keys.tables, rebuildKeyIndex, { signal, onProgress: onProgress && ((p) => onProgress({ transactions: p.done, total: p.total })) });
 }
 
 /** One chunk of transactions in (account, lt) order after `after`, with their messages and states. */

@@ -31,7 +31,7 @@ export interface ClickHouseWatchOptions {
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-export function watchClickHouse(store: Store, o: ClickHouseWatchOptions = {}): ClickHouseWatch {
+export function watchClickHouse(store: Pick<Store, "client" | "embedded">, o: ClickHouseWatchOptions = {}): ClickHouseWatch {
   const everyMs = o.everyMs ?? PROBE_EVERY_MS;
   const timeoutMs = o.timeoutMs ?? PROBE_TIMEOUT_MS;
   const mode = store.embedded ? "embedded" : "server";

@@ -6,8 +6,8 @@ import { ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { watchClickHouse } from "../src/store/health.js";
-import { openStore, type Store } from "../src/store/store.js";
+import { watchClickHouse } from "../src/health.js";
+import { openStore, type Store } from "../src/store.js";
 
 const until = async (ok: () => boolean, timeoutMs = 5000) => {
   const deadline = Date.now() + timeoutMs;
@@ -59,7 +59,7 @@ describe("watchClickHouse", () => {
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const client = createClient({ url, log: { level: ClickHouseLogLevel.OFF } });
-    const store: Store = { client, embedded: false, path: undefined, close: () => client.close() };
+    const store: Pick<Store, "client" | "embedded"> = { client, embedded: false };
     const watch = watchClickHouse(store, { everyMs: 100, timeoutMs: 300 });
     try {
       expect(watch.health().state).toBe("up"); // nothing known yet
@@ -68,7 +68,7 @@ describe("watchClickHouse", () => {
       expect(watch.health().lastAnswerAt).toBeUndefined();
     } finally {
       watch.stop();
-      await store.close();
+      await client.close();
     }
   });
 });

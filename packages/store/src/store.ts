@@ -1,4 +1,4 @@
-// The ClickHouse store of the indexer: one @clickhouse/client for both deployments.
+// The ClickHouse store: one @clickhouse/client for both deployments.
 //
 // - embedded (default): chDB inside this process, plugged into @clickhouse/client through
 //   `createChdbConnection` (chdb/connection). `path` keeps the data in that directory; without it
@@ -19,7 +19,8 @@ import {
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KeyIndex } from "./key-index/key-index.js";
+import { type KeyIndexEnv, openKeyIndexEnv } from "./key-index/env.js";
+import { Registry, type Registration, type StoreSchema } from "./schema.js";
 
 export interface StoreOptions {
   /** ClickHouse server URL (http[s]://[user:password@]host:port[/database]); embedded chDB when absent */
@@ -27,9 +28,9 @@ export interface StoreOptions {
   /** embedded chDB: data directory (created if missing); a temporary session when absent */
   path?: string;
   /**
-   * The key index of API v3's key lookups (./key-index): true keeps it beside the embedded data
+   * The key index (LMDB) of the owners' key lookups: true keeps it beside the embedded data
    * (`<path>/key-index`, a temporary directory without a path); a string is its directory (needed
-   * with a server `url`). Off when absent: only the indexer service and `tongate index` open it.
+   * with a server `url`). None when absent.
    */
   keyIndex?: boolean | string;
 }
@@ -40,8 +41,13 @@ export interface Store {
   readonly embedded: boolean;
   /** the embedded data directory (undefined for a server or a temporary session) */
   readonly path: string | undefined;
-  /** the key index, when opened (StoreOptions.keyIndex); reads use it once it is complete */
-  readonly keys?: KeyIndex;
+  /** the key index's environment, when opened (StoreOptions.keyIndex): every owner's tables */
+  readonly keyIndex?: KeyIndexEnv;
+  /**
+   * Registers a service's tables (on its start): applies its migrations and opens its key-index
+   * tables. Each owner once per store.
+   */
+  register(schema: StoreSchema): Promise<Registration>;
   close(): Promise<void>;
 }
 
@@ -84,7 +90,7 @@ export const EMBEDDED_SETTINGS: ClickHouseSettings = {
 };
 
 /** Rows of a query, its values bound as `query_params` ({name:Type} placeholders). */
-export async function select<T>(store: Store, query: string, query_params: Record<string, unknown>): Promise<T[]> {
+export async function select<T>(store: Pick<Store, "client">, query: string, query_params: Record<string, unknown>): Promise<T[]> {
   const rs = await store.client.query({ query, query_params, format: "JSONEachRow" });
   return rs.json<T>();
 }
@@ -93,36 +99,45 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   if (options.url !== undefined && options.path !== undefined) {
     throw new Error("openStore: give either url (a ClickHouse server) or path (embedded chDB), not both");
   }
-  const clickhouse = await openClickHouse(options);
-  if (!options.keyIndex) return clickhouse;
   if (options.keyIndex === true && options.url !== undefined) {
-    await clickhouse.close();
     throw new Error("openStore: a key index beside a ClickHouse server needs its own directory (keyIndex: DIR)");
   }
+  const clickhouse = await openClickHouse(options);
   // without a data directory both live only as long as this process
   const temporary = options.keyIndex === true && options.path === undefined ? mkdtempSync(join(tmpdir(), "tongate-key-index-")) : undefined;
-  const dir = typeof options.keyIndex === "string" ? options.keyIndex : (temporary ?? join(options.path!, "key-index"));
-  let keys: KeyIndex;
+  let keyIndex: KeyIndexEnv | undefined;
   try {
-    keys = await KeyIndex.open(dir);
+    if (options.keyIndex) keyIndex = openKeyIndexEnv(typeof options.keyIndex === "string" ? options.keyIndex : (temporary ?? join(options.path!, "key-index")));
   } catch (e) {
     await clickhouse.close();
+    if (temporary) rmSync(temporary, { recursive: true, force: true });
     throw e;
   }
-  return {
+  const registry = new Registry();
+  const store: Store = {
     client: clickhouse.client,
     embedded: clickhouse.embedded,
     path: clickhouse.path,
-    keys,
+    keyIndex,
+    register: (schema) => registry.register(store, keyIndex, schema),
     async close() {
-      await keys.close();
+      await keyIndex?.close();
       await clickhouse.close();
       if (temporary) rmSync(temporary, { recursive: true, force: true });
     },
   };
+  return store;
 }
 
-async function openClickHouse(options: StoreOptions): Promise<Store> {
+/** ClickHouse alone. */
+interface ClickHouse {
+  client: ClickHouseClient;
+  embedded: boolean;
+  path: string | undefined;
+  close(): Promise<void>;
+}
+
+async function openClickHouse(options: StoreOptions): Promise<ClickHouse> {
   if (options.url !== undefined) {
     const client = createClient({ url: options.url, clickhouse_settings: STORE_SETTINGS });
     const ping = await client.ping();

@@ -1,0 +1,17 @@
+export { EMBEDDED_SETTINGS, openStore, select, STORE_SETTINGS, type Store, type StoreOptions } from "./store.js";
+export { loadMigrations, migrate, migrationsTable, splitStatements, type MigrateResult, type Migration, type MigrationsOwner } from "./migrate.js";
+export { getCheckpoint, setCheckpoint } from "./checkpoints.js";
+export { PROBE_EVERY_MS, PROBE_TIMEOUT_MS, watchClickHouse, type ClickHouseHealth, type ClickHouseWatch, type ClickHouseWatchOptions } from "./health.js";
+export {
+  prepareKeyTables,
+  type KeyIndexSchema,
+  type KeyTablesRebuild,
+  type PrepareOptions,
+  type RebuildContext,
+  type RebuildProgress,
+  type Registration,
+  type StoreSchema,
+} from "./schema.js";
+export { KeyIndexEnv, KeyTables, openKeyIndexEnv, type KeyTableOptions, type KeyTablesLayout, type KeyTablesMeta } from "./key-index/env.js";
+export { accountKey, ACCOUNT_BYTES, HASH_BYTES, hashKey, LT_BYTES, ltBytes, prefixEnd, u32Bytes } from "./key-index/keys.js";
+export { storeFlags, storeKey, storeOptionsOf, storeProvision } from "./resource.js";
