@@ -4,7 +4,7 @@
 // a 4xx naming the bound, and after each the service answers a get-method as before.
 import { beginCell, Cell, toNano } from "@ton/core";
 import { libraryFromBoc, type Localnet } from "@tongate/localnet";
-import { libraryRefs } from "@tongate/lite-proxy";
+import { libraryRefs } from "@tongate/emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractCode } from "../support/contracts/index.js";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";

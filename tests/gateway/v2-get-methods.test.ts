@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getJson, postJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { LocalnetSender, runGetMethod } from "../support/localnet-deploy.js";
 import { v2ErrorErrors, v2ResponseErrors } from "../support/v2-schema.js";
-import { libraryRefs } from "@tongate/lite-proxy";
+import { libraryRefs } from "@tongate/emulator";
 import { startTestLocalnet } from "../support/localnet.js";
 
 let net: Localnet;

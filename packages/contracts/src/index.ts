@@ -12,6 +12,8 @@ export * from "./vesting/index.js";
 export * from "./staking/index.js";
 export * from "./metadata/index.js";
 export { contractByCodeHash, detectContract, type KnownContract, type Standard } from "./detect.js";
+export { getMethodIds, MAX_METHOD_IDS, type LibraryResolver } from "./method-ids.js";
+export { detectInterfaces, hasRole, interfaceByName, INTERFACES, type ContractInterface, type InterfaceInputs, type InterfaceRole } from "./interfaces.js";
 export { ContractDataError } from "./errors.js";
 export { StackReader, type StackItem } from "./stack.js";
 export * from "./tlb.js";

@@ -9,5 +9,6 @@ export { emulatorFlags, emulatorKey, emulatorPoolOptionsOf, emulatorProvision } 
 export { prevBlocksInfoBoc } from "./prev-blocks.js";
 export { bocBase64, withBoc } from "./boc-cache.js";
 export { emulateOn, outMessagesCount, type Emulation, type EmulationJob } from "./emulate.mjs";
+export { emptyLibraries, librariesCell, libraryRefs, type Libraries } from "./libraries.js";
 export { getMethodJob, runGetMethod, runTransaction, type GetMethodRun, type GetMethodRunResult, type TransactionRun, type TransactionRunResult } from "./shared.js";
 export type { PrevBlocksInfo, TickOrTock } from "@ton/sandbox";

@@ -31,3 +31,4 @@ export { liteClientKey, liteClientProvision } from "./resource.js";
 export type { AnyLiteCall, LiteAnswer, LiteCall, LiteInput, LiteQueryName } from "./lite-api.js";
 export { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt } from "./block-id.js";
 export { checkAnswer, getAccountState, getBlockHeader, getConfig, LiteserverProofError, type LiteQuerier } from "./verified.js";
+export { blockConfig, fetchLibraries, readAccount, type AccountAtBlock, type VerifiedAccountReader } from "./emulation-inputs.js";

@@ -10,10 +10,10 @@
 //   exit code, the answer sendBoc would give.
 import { beginCell, Cell, contractAddress, external, storeMessage, type Address, type StateInit, type Transaction } from "@ton/core";
 import { apiError } from "@tongate/runtime";
-import { runTransaction } from "@tongate/emulator";
+import { emptyLibraries, libraryRefs, librariesCell, runTransaction } from "@tongate/emulator";
+import { blockConfig, fetchLibraries, type PoolSession } from "@tongate/liteclient";
 import type { BlockIdExt, ChainReader } from "./chain.js";
-import { blockConfig, emulatorFailed, emptyLibraries, fetchLibraries, libraryRefs, librariesCell, readAccount, type AccountAtBlock } from "./emulation.js";
-import type { PoolSession } from "@tongate/liteclient";
+import { accountAt, emulatorFailed, type AccountAtBlock } from "./emulation.js";
 
 export interface Fees {
   inFwdFee: bigint;
@@ -54,8 +54,8 @@ interface Emulated {
 async function execute(chain: ChainReader, s: PoolSession, method: string, block: BlockIdExt, acc: AccountAtBlock, message: Cell, o: { lt: bigint; initCode?: Cell | null; ignoreChksig: boolean }): Promise<Emulated> {
   const st = acc.account?.storage.state;
   const libs = emptyLibraries();
-  await fetchLibraries(s, method, libraryRefs([st?.type === "active" ? st.state.code : undefined, o.initCode]), libs);
-  const config = await blockConfig(s, method, block);
+  await fetchLibraries(s, libraryRefs([st?.type === "active" ? st.state.code : undefined, o.initCode]), libs);
+  const config = await blockConfig(s, block);
   const r = await runTransaction(chain.emulator, {
     config,
     libs: librariesCell(libs) ?? null,
@@ -80,7 +80,7 @@ export interface EstimateInput {
 export function estimateFees(chain: ChainReader, method: string, input: EstimateInput): Promise<FeeEstimate> {
   return chain.withSession(method, async (s) => {
     const block = await chain.mcBlock(s, undefined);
-    const acc = await readAccount(chain, s, method, input.address, block);
+    const acc = await accountAt(chain, s, method, input.address, block);
     // A StateInit deploys only an account without code, and only the one its hash addresses.
     if (input.init && acc.account?.storage.state.type !== "active" && !contractAddress(input.address.workChain, input.init).equals(input.address)) {
       throw apiError(422, `init_code, init_data: their StateInit is that of ${contractAddress(input.address.workChain, input.init).toString()}, not of address ${input.address.toString()}`);
@@ -95,7 +95,7 @@ export function estimateFees(chain: ChainReader, method: string, input: Estimate
     const destinations: Fees[] = [];
     for (const out of src.transaction.outMessages.values()) {
       if (out.info.type !== "internal") continue;
-      const dst = await readAccount(chain, s, method, out.info.dest, block);
+      const dst = await accountAt(chain, s, method, out.info.dest, block);
       const cell = beginCell().store(storeMessage(out)).endCell();
       const r = await execute(chain, s, method, block, dst, cell, { lt: (dst.lastTransLt > out.info.createdLt ? dst.lastTransLt : out.info.createdLt) + 1n, initCode: out.init?.code, ignoreChksig: false });
       if (!r.transaction) throw new Error(`${method}: the emulator did not execute the internal message to ${out.info.dest.toString()}: ${r.rejected?.error}`);

@@ -18,8 +18,6 @@ import { transactionsMethods } from "./transactions.js";
 import { walletsMethods } from "./wallets.js";
 import { utils } from "./utils.js";
 
-export { libraryRefs } from "./emulation.js";
-
 export const liteProxyService = defineService({
   name: "lite-proxy",
   service: LiteProxy,

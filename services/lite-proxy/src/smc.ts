@@ -5,9 +5,10 @@
 import { Cell, type Address, type TupleItem } from "@ton/core";
 import { apiError } from "@tongate/runtime";
 import { crc16 } from "@tongate/ton";
-import { runGetMethod } from "@tongate/emulator";
+import { emptyLibraries, libraryRefs, librariesCell, runGetMethod } from "@tongate/emulator";
+import { blockConfig, fetchLibraries } from "@tongate/liteclient";
 import type { BlockIdExt, ChainReader } from "./chain.js";
-import { blockConfig, emulatorFailed, emptyLibraries, fetchLibraries, libraryRefs, librariesCell, readAccount } from "./emulation.js";
+import { accountAt, emulatorFailed } from "./emulation.js";
 import { parseVmStack, type StackItem } from "./tvm-stack.js";
 
 /** tonlib's exit code for a get-method on an account without code (uninitialized or frozen). */
@@ -51,15 +52,15 @@ export async function runSmcMethod(chain: ChainReader, method: string, address: 
   const methodId = getMethodId(getMethod);
   return chain.withSession(method, async (s) => {
     const block = await chain.mcBlock(s, seqno);
-    const acc = await readAccount(chain, s, method, address, block);
+    const acc = await accountAt(chain, s, method, address, block);
     const base = { block, lastTransactionId: { lt: acc.lastTransLt, hash: acc.lastTransHash } };
     const state = acc.account?.storage.state;
     if (!acc.account || state?.type !== "active" || !state.state.code) return { ...base, exitCode: EXIT_NO_CODE, gasUsed: 0n, stack: [] };
     const code = state.state.code;
     const data = state.state.data ?? Cell.EMPTY;
-    const config = await blockConfig(s, method, block);
+    const config = await blockConfig(s, block);
     const libs = emptyLibraries();
-    await fetchLibraries(s, method, libraryRefs([code, data]), libs);
+    await fetchLibraries(s, libraryRefs([code, data]), libs);
     for (let round = 0; ; round++) {
       const out = await runGetMethod(chain.emulator, {
         code,
@@ -77,7 +78,7 @@ export async function runSmcMethod(chain: ChainReader, method: string, address: 
       if (!out.success) throw apiError(500, `${method}: the emulator could not run the get-method: ${out.error}`);
       if (out.missingLibrary && round < MAX_LIBRARY_ROUNDS) {
         const before = libs.size;
-        await fetchLibraries(s, method, [Buffer.from(out.missingLibrary, "hex")], libs);
+        await fetchLibraries(s, [Buffer.from(out.missingLibrary, "hex")], libs);
         if (libs.size > before) continue; // run again with it; a library no liteserver has leaves the exit code as it is
       }
       return { ...base, exitCode: out.exitCode, gasUsed: out.gasUsed, stack: out.stack ? parseVmStack(out.stack) : [] };
