@@ -16,3 +16,4 @@ export { ContractDataError } from "./errors.js";
 export { StackReader, type StackItem } from "./stack.js";
 export * from "./tlb.js";
 export * from "./out-actions.js";
+export * from "./precompiled.js";
