@@ -17,3 +17,4 @@ export { StackReader, type StackItem } from "./stack.js";
 export * from "./tlb.js";
 export * from "./out-actions.js";
 export * from "./precompiled.js";
+export { readStateByGetMethods, type GetMethodRunner } from "./get-method-state.js";

@@ -43,7 +43,11 @@ function reference(data: Cell): JettonMasterState {
   return { kind: "jetton_master", jettonData: { totalSupply: st.totalSupply, mintable: true, admin: st.adminAddress, content: st.content, walletCode: st.jettonWalletCode } };
 }
 
-/** Jetton 2.0, stablecoin, mintless: the content is built from the stored URI, with the decimals each repo puts in. */
+/**
+ * Jetton 2.0, stablecoin, mintless: the content is built from the stored URI, with the decimals each
+ * build puts in (the mintless repo's committed build says "6", as the stablecoin it derives from,
+ * though its source at that commit sets none).
+ */
 const v2Master =
   (decimals: string | null) =>
   (data: Cell): JettonMasterState => {
@@ -73,7 +77,7 @@ export const JETTON_READERS: Record<string, (data: Cell, ctx: ReadStateContext) 
   jetton_minter_discoverable_tokencontract: reference,
   jetton2_minter: v2Master("9"),
   stablecoin_minter: v2Master("6"),
-  mintless_minter: v2Master(null),
+  mintless_minter: v2Master("6"),
   jetton_wallet_legacy: referenceWallet,
   jetton_wallet_tokencontract: referenceWallet,
   jetton2_wallet: v2Wallet(false),
