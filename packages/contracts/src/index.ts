@@ -18,3 +18,5 @@ export { ContractDataError } from "./errors.js";
 export { StackReader, type StackItem } from "./stack.js";
 export * from "./tlb.js";
 export * from "./out-actions.js";
+export * from "./precompiled.js";
+export { readStateByGetMethods, type GetMethodRunner } from "./get-method-state.js";

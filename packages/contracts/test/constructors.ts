@@ -244,6 +244,196 @@ export const BODIES: Constructor[] = [
 
 const royalty = { numerator: 5, denominator: 100, destination: addr(6) };
 
+const saleFees = { marketplaceFeeAddress: addr(0x21), marketplaceFee: 50_000_000n, royaltyAddress: addr(0x22), royaltyAmount: 100_000_000n };
+const saleV2 = { isComplete: false, createdAt: 1_700_000_000, marketplaceAddress: addr(0x20), nftAddress: addr(0x23), nftOwnerAddress: addr(0x24), fullPrice: 10n ** 9n, fees: saleFees };
+const jettonPrices = (() => {
+  const d = C.loadGetgemsJettonPrices(null);
+  d.set(7n, { price: 5n * 10n ** 6n, jettonMaster: addr(0x30) });
+  d.set(2n ** 255n, { price: 1n, jettonMaster: addr(0x31) });
+  return C.getgemsJettonPricesCell(d);
+})();
+const saleV4 = {
+  isComplete: false,
+  marketplaceAddress: addr(0x20),
+  nftOwnerAddress: addr(0x24),
+  fullPrice: 3n * 10n ** 9n,
+  soldAt: 0,
+  soldQueryId: 0n,
+  staticData: { marketplaceFeeAddress: addr(0x21), royaltyAddress: addr(0x22), marketplaceFeePercent: 5000, royaltyPercent: 10_000, nftAddress: addr(0x23), createdAt: 1_700_000_000 },
+  jettonPrices: null,
+};
+const auctionFees = { marketplaceFeeAddress: addr(0x21), marketplaceFeeFactor: 5, marketplaceFeeBase: 100, royaltyAddress: addr(0x22), royaltyFactor: 10, royaltyBase: 100 };
+const auctionV1 = {
+  end: false,
+  marketplaceAddress: addr(0x20),
+  activated: true,
+  createdAt: 1_700_000_000,
+  isCanceled: false,
+  fees: auctionFees,
+  bids: { minBid: 10n ** 9n, maxBid: 10n ** 11n, minStep: 10n ** 8n, lastMember: null, lastBid: 0n, lastBidAt: 0, endTime: 1_800_000_000, stepTime: 300, tryStepTime: 600 },
+  nftOwner: addr(0x24),
+  nftAddress: addr(0x23),
+};
+const auctionV2 = {
+  end: false,
+  activated: true,
+  isCanceled: false,
+  lastMember: null,
+  lastBid: 0n,
+  lastBidAt: 0,
+  endTime: 1_800_000_000,
+  nftOwner: addr(0x24),
+  fees: auctionFees,
+  constants: { subGasPriceFromBid: 8_449_000, marketplaceAddress: addr(0x20), minBid: 10n ** 9n, maxBid: 0n, minStep: 5n, stepTime: 300, nftAddress: addr(0x23), createdAt: 1_700_000_000 },
+};
+const auctionConstants = { marketplaceAddress: addr(0x20), minBid: 10n ** 9n, maxBid: 10n ** 11n, minStep: 5, stepTime: 300, nftAddress: addr(0x23), createdAt: 1_700_000_000 };
+const auctionV3R3 = {
+  end: false,
+  isCanceled: false,
+  lastMember: null,
+  lastBid: 0n,
+  lastBidAt: 0,
+  endTime: 1_800_000_000,
+  nftOwner: addr(0x24),
+  lastQueryId: 0n,
+  fees: auctionFees,
+  constants: auctionConstants,
+};
+const bid = { lastMember: addr(0x25), lastBid: 3_333_333_333n, lastBidAt: 1_750_000_000, lastQueryId: 77n };
+const offer = {
+  isComplete: false,
+  createdAt: 1_700_000_000,
+  finishAt: 1_800_000_000,
+  swapAt: 0,
+  marketplaceAddress: addr(0x20),
+  nftAddress: addr(0x23),
+  offerOwnerAddress: addr(0x26),
+  fullPrice: 2n * 10n ** 9n,
+  fees: { marketplaceFeeAddress: addr(0x21), marketplaceFeeFactor: 5, marketplaceFeeBase: 100, royaltyAddress: addr(0x22), royaltyFactor: 7, royaltyBase: 1000 },
+  canDeploy: false,
+};
+const teleitemState = {
+  ownerAddress: addr(0x27),
+  content: { nftContent: text("item"), dns: null, tokenInfo: { name: Buffer.from("durov"), domain: Buffer.from("me\0t\0") } },
+  auction: null,
+  royaltyParams: royalty,
+};
+const teleAuctionConfig = { beneficiaryAddress: addr(0x28), initialMinBid: 10n ** 10n, maxBid: 0n, minBidStep: 5, minExtendTime: 3600, duration: 604_800 };
+const dnsRecords = (() => {
+  const d = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
+  d.set(5n, beginCell().store(C.storeDnsRecord({ type: "dns_smc_address", smcAddress: addr(3), flags: 0 })).endCell());
+  return beginCell().storeDictDirect(d).endCell();
+})();
+const whalesMembers = (() => {
+  const d = C.loadWhalesMembers(null);
+  d.set(0n, { profitPerCoin: 0n, balance: 10n ** 12n, pendingWithdraw: 0n, pendingWithdrawAll: false, pendingDeposit: 0n, withdraw: 0n });
+  d.set(9n, { profitPerCoin: -3n, balance: 5n * 10n ** 11n, pendingWithdraw: 1n, pendingWithdrawAll: true, pendingDeposit: 2n, withdraw: 3n });
+  return C.whalesMembersCell(d);
+})();
+const whales = {
+  locked: false,
+  owner: addr(0x40),
+  controller: addr(0x41),
+  proxy: addr(0x42, -1),
+  balances: { profitPerCoin: 12_345n, balance: 15n * 10n ** 11n, balanceSent: 10n ** 12n, balanceWithdraw: 7n, balancePendingWithdraw: 1n, balancePendingDeposits: 2n },
+  members: whalesMembers,
+  proxyState: { stakeAt: 0, stakeUntil: 0, stakeSent: 0n, storedQueryId: 0n, storedQueryOp: 0, storedQueryStake: 0n },
+  extras: { enabled: true, updatesEnabled: false, minStake: 5n * 10n ** 10n, depositFee: 2n * 10n ** 8n, withdrawFee: 3n * 10n ** 8n, poolFee: 2500n, receiptPrice: 10n ** 8n },
+};
+
+export const GETGEMS_STORAGES: Constructor[] = [
+  ctor("GetgemsMarketplaceStorage", undefined, C.loadGetgemsMarketplaceStorage, C.storeGetgemsMarketplaceStorage, [
+    { seqno: 0, subwallet: 0, publicKey: buf(1, 32) },
+    { seqno: 4_000_000_000, subwallet: 698983191, publicKey: buf(0xfe, 32) },
+  ]),
+  ctor("GetgemsSaleV1Storage", undefined, C.loadGetgemsSaleV1Storage, C.storeGetgemsSaleV1Storage, [
+    { marketplaceAddress: addr(0x20), nftAddress: addr(0x23), nftOwnerAddress: null, fullPrice: 10n ** 9n, fees: saleFees },
+    { marketplaceAddress: addr(0x20), nftAddress: addr(0x23), nftOwnerAddress: addr(0x24, -1), fullPrice: 2n ** 100n, fees: { ...saleFees, royaltyAddress: null, royaltyAmount: 0n } },
+  ]),
+  ctor("GetgemsSaleV2Storage", undefined, C.loadGetgemsSaleV2Storage, C.storeGetgemsSaleV2Storage, [saleV2, { ...saleV2, isComplete: true, nftOwnerAddress: null, createdAt: 2 ** 32 - 1 }]),
+  ctor("GetgemsSaleV3Storage", undefined, C.loadGetgemsSaleV3Storage, C.storeGetgemsSaleV3Storage, [
+    { ...saleV2, canDeployByExternal: false },
+    { ...saleV2, isComplete: true, canDeployByExternal: true },
+  ]),
+  ctor("GetgemsSaleV3R3Storage", undefined, C.loadGetgemsSaleV3R3Storage, C.storeGetgemsSaleV3R3Storage, [
+    { ...saleV2, soldAt: 0, queryId: 0n },
+    { ...saleV2, isComplete: true, soldAt: 1_750_000_000, queryId: q },
+    // The fees leave the seller nothing, then no marketplace: get_sale_data throws.
+    { ...saleV2, fullPrice: 150_000_000n, soldAt: 0, queryId: 0n },
+    { ...saleV2, marketplaceAddress: null, soldAt: 0, queryId: 0n },
+  ]),
+  ctor("GetgemsSaleV4Storage", undefined, C.loadGetgemsSaleV4Storage, C.storeGetgemsSaleV4Storage, [
+    saleV4,
+    { ...saleV4, jettonPrices, publicKey: buf(9, 32) },
+    { ...saleV4, isComplete: true, nftOwnerAddress: null, soldAt: 1_750_000_000, soldQueryId: q, publicKey: null },
+  ]),
+  ctor("GetgemsAuctionV1Storage", undefined, C.loadGetgemsAuctionV1Storage, C.storeGetgemsAuctionV1Storage, [
+    auctionV1,
+    { ...auctionV1, end: true, activated: false, createdAt: -2, isCanceled: true, nftOwner: null, bids: { ...auctionV1.bids, lastMember: addr(0x25), lastBid: 5n * 10n ** 9n, lastBidAt: 1_750_000_000 } },
+  ]),
+  ctor("GetgemsAuctionV2Storage", undefined, C.loadGetgemsAuctionV2Storage, C.storeGetgemsAuctionV2Storage, [
+    auctionV2,
+    { ...auctionV2, end: true, isCanceled: true, lastMember: addr(0x25), lastBid: 5n * 10n ** 9n, lastBidAt: 1_750_000_000, constants: { ...auctionV2.constants, subGasPriceFromBid: -1 } },
+  ]),
+  ctor("GetgemsAuctionV3R3Storage", undefined, C.loadGetgemsAuctionV3R3Storage, C.storeGetgemsAuctionV3R3Storage, [
+    auctionV3R3,
+    { ...auctionV3R3, ...bid, nftOwner: null },
+    // Fees of 100 %: not profitable, the get-methods throw.
+    { ...auctionV3R3, fees: { ...auctionFees, marketplaceFeeFactor: 1, marketplaceFeeBase: 1 } },
+  ]),
+  ctor("GetgemsAuctionV4Storage", undefined, C.loadGetgemsAuctionV4Storage, C.storeGetgemsAuctionV4Storage, [
+    { ...auctionV3R3, jetton: null },
+    { ...auctionV3R3, ...bid, jetton: { jettonWallet: addr(0x32), jettonMaster: addr(0x30), publicKey: null } },
+    { ...auctionV3R3, ...bid, jetton: { jettonWallet: null, jettonMaster: addr(0x30), publicKey: 2n ** 256n - 1n } },
+    { ...auctionV3R3, ...bid, nftOwner: null, fees: { ...auctionFees, royaltyFactor: 95, royaltyBase: 100 }, jetton: null },
+  ]),
+  ctor("GetgemsOfferStorage", undefined, C.loadGetgemsOfferStorage, C.storeGetgemsOfferStorage, [
+    offer,
+    { ...offer, isComplete: true, swapAt: 1_750_000_000, fees: { ...offer.fees, royaltyBase: 0 } },
+    // As deployed (can_deploy), then a price the fees eat: the get-methods throw.
+    { ...offer, canDeploy: true },
+    { ...offer, fullPrice: 5_000_000n },
+  ]),
+];
+
+export const TELEMINT_STORAGES: Constructor[] = [
+  ctor("TelemintCollectionStorage", undefined, C.loadTelemintCollectionStorage, C.storeTelemintCollectionStorage, [
+    { touched: false, subwalletId: 0, publicKey: buf(2, 32), content: text("collection"), nftItemCode: text("item"), fullDomain: Buffer.from("me\0t\0"), royaltyParams: royalty },
+    { touched: true, subwalletId: 7, publicKey: buf(3, 32), content: text("numbers"), nftItemCode: text("item"), fullDomain: Buffer.alloc(0), royaltyParams: { ...royalty, destination: null } },
+  ]),
+  ctor("TeleitemStorage", undefined, C.loadTeleitemStorage, C.storeTeleitemStorage, [
+    { itemIndex: 2n ** 255n + 5n, collectionAddress: addr(0x29), state: null },
+    { itemIndex: 5n, collectionAddress: addr(0x29), state: teleitemState },
+    {
+      itemIndex: 6n,
+      collectionAddress: addr(0x29),
+      state: { ...teleitemState, ownerAddress: null, content: { ...teleitemState.content, dns: dnsRecords }, auction: { state: { lastBid: null, minBid: 10n ** 10n, endTime: 1_800_000_000 }, config: teleAuctionConfig } },
+    },
+    {
+      itemIndex: 7n,
+      collectionAddress: addr(0x29),
+      state: {
+        ...teleitemState,
+        auction: { state: { lastBid: { bidderAddress: addr(0x2a), bid: 2n * 10n ** 10n, bidTs: 1_750_000_000 }, minBid: 21n * 10n ** 9n, endTime: 1_800_000_000 }, config: { ...teleAuctionConfig, maxBid: 10n ** 12n } },
+      },
+    },
+    // A delayed auction before its first bid: end_time holds the duration.
+    { itemIndex: 8n, collectionAddress: addr(0x29), state: { ...teleitemState, ownerAddress: null, auction: { state: { lastBid: null, minBid: 10n ** 10n, endTime: 86_400 }, config: teleAuctionConfig } } },
+  ]),
+];
+
+export const WHALES_STORAGES: Constructor[] = [
+  ctor("WhalesPoolStorage", undefined, C.loadWhalesPoolStorage, C.storeWhalesPoolStorage, [
+    whales,
+    { ...whales, locked: true, members: null, extras: null, proxyState: { stakeAt: 1_700_000_000, stakeUntil: 1_700_065_536, stakeSent: 10n ** 12n, storedQueryId: 5n, storedQueryOp: 0x4e73744b, storedQueryStake: 10n ** 12n } },
+    // Staked in the current cycle, in none of the block's (the replayed mainnet block's params 32
+    // and 34 begin at 1778601736 and 1778667272), and released long ago.
+    { ...whales, locked: true, proxyState: { ...whales.proxyState, stakeAt: 1_778_650_000, stakeUntil: 1_778_715_536, stakeSent: 10n ** 12n } },
+    { ...whales, locked: true, proxyState: { ...whales.proxyState, stakeAt: 1_778_700_000, stakeUntil: 1_778_765_536, stakeSent: 10n ** 12n } },
+    { ...whales, proxyState: { ...whales.proxyState, stakeAt: 0, stakeUntil: 1_600_000_000 } },
+  ]),
+];
+
 export const STORAGES: Constructor[] = [
   ctor("WalletV1Storage", undefined, C.loadWalletV1Storage, C.storeWalletV1Storage, [{ seqno: 3, publicKey: buf(1, 32) }]),
   ctor("WalletV3Storage", undefined, C.loadWalletV3Storage, C.storeWalletV3Storage, [{ seqno: 3, subwalletId: 698983191, publicKey: buf(1, 32) }]),
@@ -259,24 +449,40 @@ export const STORAGES: Constructor[] = [
   ctor("HighloadWalletV3Storage", undefined, C.loadHighloadWalletV3Storage, C.storeHighloadWalletV3Storage, [
     { publicKey: buf(1, 32), subwalletId: 0x10ad, oldQueries: null, queries: text("q"), lastCleanTime: 1_700_000_000n, timeout: 3600 },
   ]),
-  ctor("JettonMinterStorage", undefined, C.loadJettonMinterStorage, C.storeJettonMinterStorage, [{ totalSupply: 10n ** 18n, adminAddress: addr(1), content: text("c"), jettonWalletCode: text("w") }]),
+  ctor("JettonMinterStorage", undefined, C.loadJettonMinterStorage, C.storeJettonMinterStorage, [
+    { totalSupply: 10n ** 18n, adminAddress: addr(1), content: text("c"), jettonWalletCode: text("w") },
+    { totalSupply: 0n, adminAddress: null, content: beginCell().storeUint(1, 8).storeStringTail("https://example.org/jetton.json").endCell(), jettonWalletCode: text("wallet") },
+  ]),
   ctor("JettonMinterV2Storage", undefined, C.loadJettonMinterV2Storage, C.storeJettonMinterV2Storage, [
     { totalSupply: 1n, adminAddress: addr(1), nextAdminAddress: null, jettonWalletCode: text("w"), metadataUri: text("https://x") },
     { totalSupply: 1n, adminAddress: null, nextAdminAddress: addr(2), jettonWalletCode: text("w"), metadataUri: text("https://x"), merkleRoot: 2n ** 250n },
+    // A URI too long for get_jetton_data's content cell, then one that goes on in a ref.
+    { totalSupply: 2n ** 100n, adminAddress: null, nextAdminAddress: addr(2), jettonWalletCode: text("w"), metadataUri: text(`https://example.org/${"m".repeat(150)}.json`) },
+    { totalSupply: 7n, adminAddress: addr(1), nextAdminAddress: addr(2), jettonWalletCode: text("w"), metadataUri: beginCell().storeStringTail("https://example.org/").storeRef(text("jetton.json")).endCell() },
   ]),
-  ctor("JettonWalletStorage", undefined, C.loadJettonWalletStorage, C.storeJettonWalletStorage, [{ balance: 5n, ownerAddress: addr(1), jettonMasterAddress: addr(2), jettonWalletCode: text("w") }]),
+  ctor("JettonWalletStorage", undefined, C.loadJettonWalletStorage, C.storeJettonWalletStorage, [
+    { balance: 5n, ownerAddress: addr(1), jettonMasterAddress: addr(2), jettonWalletCode: text("w") },
+    { balance: 2n ** 119n, ownerAddress: addr(3, -1), jettonMasterAddress: addr(2), jettonWalletCode: text("wallet") },
+  ]),
   ctor("JettonWalletV2Storage", undefined, C.loadJettonWalletV2Storage, C.storeJettonWalletV2Storage, [
     { status: 0, balance: 5n, ownerAddress: addr(1), jettonMasterAddress: addr(2) },
     { status: 0, balance: 5n, ownerAddress: addr(1), jettonMasterAddress: addr(2), mintless: { merkleRoot: 7n, salt: 1000 } },
+    { status: 3, balance: 2n ** 100n, ownerAddress: addr(3), jettonMasterAddress: addr(2) },
+    { status: 1, balance: 0n, ownerAddress: addr(3), jettonMasterAddress: addr(2), mintless: { merkleRoot: 2n ** 256n - 1n, salt: 0 } },
   ]),
   ctor("NftCollectionStorage", undefined, C.loadNftCollectionStorage, C.storeNftCollectionStorage, [
     { ownerAddress: addr(1), nextItemIndex: 10n, content: { collectionContent: text("cc"), commonContent: text("common") }, nftItemCode: text("item"), royaltyParams: royalty },
+    { ownerAddress: null, nextItemIndex: 2n ** 64n - 1n, content: { collectionContent: text("cc2"), commonContent: text("https://example.org/items/") }, nftItemCode: text("item"), royaltyParams: royalty },
   ]),
   ctor("NftItemStorage", undefined, C.loadNftItemStorage, C.storeNftItemStorage, [
     { index: 3n, collectionAddress: addr(1), init: null },
     { index: 3n, collectionAddress: addr(1), init: { ownerAddress: addr(2), content: text("3.json") } },
+    { index: 2n ** 64n - 1n, collectionAddress: addr(1), init: { ownerAddress: null, content: text("last.json") } },
   ]),
-  ctor("NftSingleStorage", undefined, C.loadNftSingleStorage, C.storeNftSingleStorage, [{ ownerAddress: addr(1), editorAddress: addr(2), content: text("c"), royaltyParams: royalty }]),
+  ctor("NftSingleStorage", undefined, C.loadNftSingleStorage, C.storeNftSingleStorage, [
+    { ownerAddress: addr(1), editorAddress: addr(2), content: text("c"), royaltyParams: royalty },
+    { ownerAddress: addr(4, -1), editorAddress: null, content: text("single"), royaltyParams: royalty },
+  ]),
   ctor("DnsCollectionStorage", undefined, C.loadDnsCollectionStorage, C.storeDnsCollectionStorage, [{ content: text("c"), nftItemCode: text("i") }]),
   ctor("DnsItemStorage", undefined, C.loadDnsItemStorage, C.storeDnsItemStorage, [
     { index: 2n ** 255n, collectionAddress: addr(1), init: null },
@@ -336,6 +542,9 @@ export const STORAGES: Constructor[] = [
       configProposalVotings: null,
     },
   ]),
+  ...GETGEMS_STORAGES,
+  ...TELEMINT_STORAGES,
+  ...WHALES_STORAGES,
 ];
 
 export const DNS_RECORDS: C.DnsRecord[] = [

@@ -88,3 +88,7 @@ export function otherTransactions(): Transaction[] {
 }
 
 export const contractCode = (name: string) => Cell.fromBoc(read(`contracts/${name}.code.boc`))[0]!;
+export const contractLibrary = (name: string) => Cell.fromBoc(read(`contracts/${name}.library.boc`))[0]!;
+
+/** The names of the fixture contracts (manifest.json). */
+export const contractNames = (): string[] => json("contracts/manifest.json").contracts.map((c: { name: string }) => c.name);

@@ -1,12 +1,12 @@
 // Storage loaders on real account states (the accounts of a mainnet block), checked against what
 // the contracts' own get-methods answer in TON's emulator; and storers whose data cells the
 // fixtures' compiled contracts read as the samples say.
-import { beginCell, Cell, getMethodId, parseTuple, type Builder, type Slice, type TupleItem } from "@ton/core";
+import { beginCell, Cell, Dictionary, getMethodId, parseTuple, type Builder, type Slice, type TupleItem } from "@ton/core";
 import { afterAll, describe, expect, it } from "vitest";
 import * as C from "@tongate/contracts";
 import { EmulatorPool, runGetMethod } from "@tongate/emulator";
-import { addr, plain, STORAGES } from "./constructors.js";
-import { contractCode, replayBlock } from "./fixtures.js";
+import { addr, plain, STORAGES, text } from "./constructors.js";
+import { contractCode, contractLibrary, contractNames, replayBlock } from "./fixtures.js";
 
 const block = replayBlock();
 const emulator = new EmulatorPool({ size: 1 });
@@ -223,5 +223,173 @@ describe("storers make data cells the fixture contracts read", () => {
     expect([0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => int(r, i))).toEqual(
       [s.state, s.nominatorsCount, s.stakeAmountSent, s.validatorAmount, c.validatorAddress, c.validatorRewardShare, c.maxNominatorsCount, c.minValidatorStake, c.minNominatorStake].map(BigInt),
     );
+  });
+});
+
+/**
+ * The block's config with the params get-methods read (the Whales pool: 32, 34) or the emulator
+ * sets up c7 with (version, prices): half the work of the emulator parsing all of it each run.
+ */
+const TEST_CONFIG = (() => {
+  const all = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), Cell.fromBase64(block.config));
+  const some = Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
+  for (const n of [8, 18, 20, 21, 24, 25, 32, 34]) some.set(n, all.get(n)!);
+  return beginCell().storeDictDirect(some).endCell();
+})();
+const TEST_CONFIG_BOC = TEST_CONFIG.toBoc().toString("base64");
+
+/** Runs get-methods of one account in the emulator as the readers' reference: null for a non-zero exit. */
+const runner =
+  (code: Cell, data: Cell, libs?: Cell): C.GetMethodRunner =>
+  async (method) => {
+    const r = await runGetMethod(emulator, {
+      code,
+      data,
+      methodId: getMethodId(method),
+      stack: [],
+      config: TEST_CONFIG_BOC,
+      ...(libs && { libs }),
+      address: addr(0xee),
+      now: NOW,
+      balance: 10n ** 9n,
+      randomSeed: Buffer.alloc(32),
+      gasLimit: 10_000_000n,
+    });
+    if (!r.success) throw new Error(`${method}: ${r.error}`);
+    return r.exitCode === 0 && r.stack ? parseTuple(r.stack) : null;
+  };
+
+const NOW = 1_778_681_725;
+const ctxOf = (code: Cell): C.ReadStateContext => ({ code, now: NOW, config: TEST_CONFIG });
+const known = (name: string) => C.contractByCodeHash(contractCode(name).hash().toString("base64"))!;
+
+/** Every fixture contract with a precompiled reader, the storage its data cells are, and which of its samples it reads. */
+const READERS: [contract: string, storage: string, samples?: number[]][] = [
+  ["jetton_minter_legacy", "JettonMinterStorage"],
+  ["jetton_minter_tokencontract", "JettonMinterStorage"],
+  ["jetton_minter_discoverable_tokencontract", "JettonMinterStorage"],
+  // Jetton 2.0's load_data ends the parse: the mintless sample's merkle_root would make it throw.
+  ["jetton2_minter", "JettonMinterV2Storage", [0, 2, 3]],
+  ["stablecoin_minter", "JettonMinterV2Storage", [0, 2, 3]],
+  ["mintless_minter", "JettonMinterV2Storage", [0, 2, 3]],
+  ["jetton_wallet_legacy", "JettonWalletStorage"],
+  ["jetton_wallet_tokencontract", "JettonWalletStorage"],
+  ["jetton2_wallet", "JettonWalletV2Storage", [0, 2]],
+  ["stablecoin_wallet", "JettonWalletV2Storage", [0, 2]],
+  ["mintless_wallet", "JettonWalletV2Storage", [1, 3]],
+  ["nft_collection_editable", "NftCollectionStorage"],
+  ["nft_collection_tokencontract", "NftCollectionStorage"],
+  ["nft_item", "NftItemStorage"],
+  ["nft_item_tokencontract", "NftItemStorage"],
+  ["nft_single", "NftSingleStorage"],
+  ["dns_collection", "DnsCollectionStorage"],
+  ["dns_item", "DnsItemStorage"],
+  ["telemint_collection", "TelemintCollectionStorage"],
+  ["telemint_collection_no_dns", "TelemintCollectionStorage"],
+  ["telemint_item", "TeleitemStorage"],
+  ["telemint_item_no_dns", "TeleitemStorage"],
+  ["telemint_item_no_dns_cheap", "TeleitemStorage"],
+  ["telemint_item_no_dns_cheap_delayed", "TeleitemStorage"],
+  ["nft_marketplace_getgems", "GetgemsMarketplaceStorage"],
+  ["nft_sale_getgems_v1", "GetgemsSaleV1Storage"],
+  ["nft_sale_getgems_v2", "GetgemsSaleV2Storage"],
+  ["nft_sale_getgems_v3", "GetgemsSaleV3Storage"],
+  ["nft_sale_getgems_v3r2", "GetgemsSaleV3Storage"],
+  ["nft_sale_getgems_v3r3", "GetgemsSaleV3R3Storage"],
+  ["nft_sale_getgems_v4r1", "GetgemsSaleV4Storage"],
+  ["nft_auction_getgems_v1", "GetgemsAuctionV1Storage"],
+  ["nft_auction_getgems_v2", "GetgemsAuctionV2Storage"],
+  ["nft_auction_getgems_v3r2", "GetgemsAuctionV2Storage"],
+  ["nft_auction_getgems_v3r3", "GetgemsAuctionV3R3Storage"],
+  ["nft_auction_getgems_v4r1", "GetgemsAuctionV4Storage"],
+  ["nft_offer_getgems_v1r3", "GetgemsOfferStorage"],
+  ["whales_nominator_pool", "WhalesPoolStorage"],
+];
+
+const readerCases = READERS.flatMap(([contract, storage, which]) => {
+  const c = STORAGES.find((s) => s.name === storage)!;
+  return (which ?? c.samples.map((_, i) => i)).map((i) => [`${contract} #${i + 1}`, contract, storage, i] as const);
+});
+
+describe("precompiled readers answer what the get-methods do", () => {
+  it("cover every fixture contract with a reader, and only those", () => {
+    const withReader = contractNames().filter((n) => C.hasPrecompiledReader(known(n)));
+    expect(withReader.sort()).toEqual(READERS.map(([n]) => n).sort());
+  });
+
+  it("read something for each contract: a sample where no get-method throws", () => {
+    for (const [contract, storage, which] of READERS) {
+      const states = (which ?? STORAGES.find((s) => s.name === storage)!.samples.map((_, i) => i)).map((i) => C.readStateByCode(known(contract), dataOf(storage, i), ctxOf(contractCode(contract)))!);
+      // Each get-method's view is a property (telemint's own ones one level down).
+      const full = (st: object): boolean => Object.entries(st).every(([k, v]) => v !== null && (k !== "telemint" || full(v)));
+      expect(states.some((st) => full(st)), contract).toBe(true);
+    }
+  });
+
+  it.each(readerCases)("%s", async (_, contract, storage, i) => {
+    const [code, data] = [contractCode(contract), dataOf(storage, i)];
+    const precompiled = C.readStateByCode(known(contract), data, ctxOf(code));
+    expect(precompiled).toBeDefined();
+    expect(plain(precompiled)).toEqual(plain(await C.readStateByGetMethods(known(contract), runner(code, data))));
+  });
+
+  it.each([
+    ["jetton2_wallet", 0],
+    ["stablecoin_wallet", 2],
+    ["mintless_wallet", 3],
+  ] as const)("%s with its code as a library: get_wallet_data's code is the library cell", async (name, i) => {
+    const [code, lib, data] = [contractCode(name), contractLibrary(name), dataOf("JettonWalletV2Storage", i)];
+    const libs = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(code.hash(), code)).endCell();
+    const state = C.readStateByCode(known(name), data, ctxOf(lib));
+    expect(state).toMatchObject({ kind: "jetton_wallet", walletData: { walletCode: lib } });
+    expect(plain(state)).toEqual(plain(await C.readStateByGetMethods(known(name), runner(lib, data, libs))));
+  });
+
+  it("the Whales pool's staking status needs the time and the config", () => {
+    const data = dataOf("WhalesPoolStorage", 1);
+    const state = C.readStateByCode(known("whales_nominator_pool"), data, { code: contractCode("whales_nominator_pool") });
+    expect(state).toMatchObject({ kind: "whales_pool" });
+    expect(state && "stakingStatus" in state).toBe(false);
+  });
+
+  it.each([
+    ["nft_collection_editable", "NftCollectionStorage", 0],
+    ["nft_collection_tokencontract", "NftCollectionStorage", 1],
+    ["telemint_collection", "TelemintCollectionStorage", 0],
+    ["dns_collection", "DnsCollectionStorage", 0],
+  ] as const)("%s: nftContentByCode is get_nft_content", async (name, storage, i) => {
+    const [code, data, individual] = [contractCode(name), dataOf(storage, i), text("7.json")];
+    const r = await runGetMethod(emulator, {
+      code,
+      data,
+      methodId: getMethodId("get_nft_content"),
+      stack: [
+        { type: "int", value: 7n },
+        { type: "cell", cell: individual },
+      ],
+      config: TEST_CONFIG_BOC,
+      address: addr(0xee),
+      now: NOW,
+      balance: 10n ** 9n,
+      randomSeed: Buffer.alloc(32),
+      gasLimit: 10_000_000n,
+    });
+    expect(r.success && r.exitCode).toBe(0);
+    const content = C.readNftContent(parseTuple(r.success ? r.stack! : Cell.EMPTY));
+    expect(C.nftContentByCode(known(name), data, individual)?.hash().toString("hex")).toBe(content.hash().toString("hex"));
+  });
+
+  it("real stablecoin wallets (library code) of a mainnet block", async () => {
+    const wallets = accounts("stablecoin_wallet");
+    expect(wallets.length).toBeGreaterThan(0);
+    for (const a of wallets) {
+      const state = C.readStateByCode(known("stablecoin_wallet"), a.data, ctxOf(a.code));
+      expect(plain(state)).toEqual(plain(await C.readStateByGetMethods(known("stablecoin_wallet"), runner(a.code, a.data, block.libs))));
+    }
+  });
+
+  it("no reader: undefined; data that does not load: a ContractDataError", () => {
+    expect(C.readStateByCode(known("wallet_v4r2"), dataOf("WalletV4Storage"), ctxOf(contractCode("wallet_v4r2")))).toBeUndefined();
+    expect(() => C.readStateByCode(known("nft_sale_getgems_v3r3"), text("x"), ctxOf(contractCode("nft_sale_getgems_v3r3")))).toThrow(C.ContractDataError);
   });
 });

@@ -1,7 +1,8 @@
 // TEP-62 get-method results: a collection's get_collection_data, get_nft_address_by_index and
-// get_nft_content, an item's get_nft_data.
+// get_nft_content, an item's get_nft_data; TEP-66's royalty_params.
 import type { Address, Cell } from "@ton/core";
 import { StackReader, type StackItem } from "../stack.js";
+import type { NftRoyaltyParams } from "./messages.js";
 
 export interface NftCollectionData {
   nextItemIndex: bigint;
@@ -39,4 +40,10 @@ export function readNftAddressByIndex(stack: StackItem[]): Address | null {
 /** get_nft_content(int index, cell individual_content) of a collection: the item's full content. */
 export function readNftContent(stack: StackItem[]): Cell {
   return new StackReader("get_nft_content", stack, 1).cell(0);
+}
+
+/** royalty_params (TEP-66) of a collection or an item: (numerator, denominator, destination). */
+export function readRoyaltyParams(stack: StackItem[]): NftRoyaltyParams {
+  const s = new StackReader("royalty_params", stack, 3);
+  return { numerator: Number(s.int(0)), denominator: Number(s.int(1)), destination: s.address(2) };
 }

@@ -1,5 +1,5 @@
-// Validator pool data cells: the TON nominator pool (nominator-pool's pool.fc load_data) and the
-// single nominator.
+// Validator pool data cells: the TON nominator pool (nominator-pool's pool.fc load_data), the
+// single nominator and the Whales nominator pool.
 import { beginCell, Dictionary, type Address, type Builder, type Cell, type DictionaryValue, type Slice } from "@ton/core";
 
 /** owner_address:MsgAddress validator_address:MsgAddress. */
@@ -107,3 +107,126 @@ export function storeNominatorPoolStorage(src: NominatorPoolStorage): (b: Builde
 
 /** An empty nominators dictionary (a new pool). */
 export const emptyPoolNominators = (): Dictionary<bigint, PoolNominator> => Dictionary.empty(Dictionary.Keys.BigUint(256), NOMINATOR);
+
+/**
+ * A Whales pool member: profit_per_coin:int128 balance:Coins pending_withdraw:Coins
+ * pending_withdraw_all:int1 pending_deposit:Coins withdraw:Coins (store-nominators.fc).
+ */
+export interface WhalesMember {
+  profitPerCoin: bigint;
+  balance: bigint;
+  pendingWithdraw: bigint;
+  pendingWithdrawAll: boolean;
+  pendingDeposit: bigint;
+  withdraw: bigint;
+}
+
+const WHALES_MEMBER: DictionaryValue<WhalesMember> = {
+  serialize: (m, b) => {
+    b.storeInt(m.profitPerCoin, 128).storeCoins(m.balance).storeCoins(m.pendingWithdraw).storeBit(m.pendingWithdrawAll).storeCoins(m.pendingDeposit).storeCoins(m.withdraw);
+  },
+  parse: (s) => ({ profitPerCoin: s.loadIntBig(128), balance: s.loadCoins(), pendingWithdraw: s.loadCoins(), pendingWithdrawAll: s.loadBit(), pendingDeposit: s.loadCoins(), withdraw: s.loadCoins() }),
+};
+
+/** A Whales pool's members (its nominators dictionary root), by the hash of their basechain address; the owner is member 0. */
+export function loadWhalesMembers(root: Cell | null): Dictionary<bigint, WhalesMember> {
+  return root ? Dictionary.loadDirect(Dictionary.Keys.BigUint(256), WHALES_MEMBER, root) : Dictionary.empty(Dictionary.Keys.BigUint(256), WHALES_MEMBER);
+}
+
+/** The root of a members dictionary (null when empty). */
+export function whalesMembersCell(members: Dictionary<bigint, WhalesMember>): Cell | null {
+  return members.size === 0 ? null : beginCell().storeDictDirect(members, Dictionary.Keys.BigUint(256), WHALES_MEMBER).endCell();
+}
+
+/**
+ * The Whales pool's pool-wide balances: profit_per_coin:int128 balance:Coins balance_sent:Coins
+ * balance_withdraw:Coins balance_pending_withdraw:Coins balance_pending_deposits:Coins.
+ */
+export interface WhalesPoolBalances {
+  profitPerCoin: bigint;
+  balance: bigint;
+  balanceSent: bigint;
+  balanceWithdraw: bigint;
+  balancePendingWithdraw: bigint;
+  balancePendingDeposits: bigint;
+}
+
+/** The proxy's stake: stake_at:uint32 stake_until:uint32 stake_sent:Coins stored_query_id:uint64 stored_query_op:uint32 stored_query_stake:Coins. */
+export interface WhalesProxyState {
+  stakeAt: number;
+  stakeUntil: number;
+  stakeSent: bigint;
+  storedQueryId: bigint;
+  storedQueryOp: number;
+  storedQueryStake: bigint;
+}
+
+/** enabled:int1 updates_enabled:int1 min_stake:Coins deposit_fee:Coins withdraw_fee:Coins pool_fee:Coins receipt_price:Coins. */
+export interface WhalesPoolExtras {
+  enabled: boolean;
+  updatesEnabled: boolean;
+  minStake: bigint;
+  depositFee: bigint;
+  withdrawFee: bigint;
+  /** In hundredths of a percent. */
+  poolFee: bigint;
+  receiptPrice: bigint;
+}
+
+/**
+ * The Whales nominator pool (whales-nominators modules/store-base.fc load_base_data): locked:int1
+ * owner:MsgAddress controller:MsgAddress proxy:MsgAddress balances:^WhalesPoolBalances
+ * nominators:(HashmapE 256 WhalesMember) proxy_state:^WhalesProxyState extras:^WhalesPoolExtras (the
+ * ref may be absent: then the contract's defaults apply).
+ */
+export interface WhalesPoolStorage {
+  locked: boolean;
+  owner: Address | null;
+  controller: Address | null;
+  proxy: Address | null;
+  balances: WhalesPoolBalances;
+  /** The members' dictionary root (loadWhalesMembers reads it). */
+  members: Cell | null;
+  proxyState: WhalesProxyState;
+  extras: WhalesPoolExtras | null;
+}
+
+export function loadWhalesPoolStorage(s: Slice): WhalesPoolStorage {
+  const [locked, owner, controller, proxy] = [s.loadBit(), s.loadMaybeAddress(), s.loadMaybeAddress(), s.loadMaybeAddress()];
+  const b = s.loadRef().beginParse();
+  const balances = {
+    profitPerCoin: b.loadIntBig(128),
+    balance: b.loadCoins(),
+    balanceSent: b.loadCoins(),
+    balanceWithdraw: b.loadCoins(),
+    balancePendingWithdraw: b.loadCoins(),
+    balancePendingDeposits: b.loadCoins(),
+  };
+  const members = s.loadMaybeRef();
+  const p = s.loadRef().beginParse();
+  const proxyState = { stakeAt: p.loadUint(32), stakeUntil: p.loadUint(32), stakeSent: p.loadCoins(), storedQueryId: p.loadUintBig(64), storedQueryOp: p.loadUint(32), storedQueryStake: p.loadCoins() };
+  const e = s.remainingRefs > 0 ? s.loadRef().beginParse() : null;
+  const extras = e
+    ? { enabled: e.loadBit(), updatesEnabled: e.loadBit(), minStake: e.loadCoins(), depositFee: e.loadCoins(), withdrawFee: e.loadCoins(), poolFee: e.loadCoins(), receiptPrice: e.loadCoins() }
+    : null;
+  return { locked, owner, controller, proxy, balances, members, proxyState, extras };
+}
+
+export function storeWhalesPoolStorage(src: WhalesPoolStorage): (b: Builder) => void {
+  const x = src.balances;
+  const p = src.proxyState;
+  const e = src.extras;
+  return (b) => {
+    b.storeBit(src.locked)
+      .storeAddress(src.owner)
+      .storeAddress(src.controller)
+      .storeAddress(src.proxy)
+      .storeRef(beginCell().storeInt(x.profitPerCoin, 128).storeCoins(x.balance).storeCoins(x.balanceSent).storeCoins(x.balanceWithdraw).storeCoins(x.balancePendingWithdraw).storeCoins(x.balancePendingDeposits))
+      .storeMaybeRef(src.members)
+      .storeRef(beginCell().storeUint(p.stakeAt, 32).storeUint(p.stakeUntil, 32).storeCoins(p.stakeSent).storeUint(p.storedQueryId, 64).storeUint(p.storedQueryOp, 32).storeCoins(p.storedQueryStake));
+    if (e)
+      b.storeRef(
+        beginCell().storeBit(e.enabled).storeBit(e.updatesEnabled).storeCoins(e.minStake).storeCoins(e.depositFee).storeCoins(e.withdrawFee).storeCoins(e.poolFee).storeCoins(e.receiptPrice),
+      );
+  };
+}
