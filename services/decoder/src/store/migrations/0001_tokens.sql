@@ -23,7 +23,11 @@
 -- That row has the same lt and a higher mc_seqno; a merge keeps the last inserted of equal versions,
 -- which is that one, and readers order by (last_transaction_lt, mc_seqno) to agree with it. The
 -- API reads the latest row at or before the checkpoint (ORDER BY … LIMIT 1 BY address, not FINAL,
--- which would hide an account changed in the block being decoded).
+-- which would hide an account changed in the block being decoded). A merge that runs between a
+-- block's insert and its checkpoint can replace the row the checkpoint's answer shows: the account
+-- is then missing from lists until the checkpoint moves. So the decoder sets the checkpoint right
+-- after a block's (or a batch's) rows, and inserts one block or batch at a time. (Within one
+-- insert ClickHouse keeps only the newest version of an address already.)
 --
 -- Verdicts: a jetton wallet is `confirmed` when its master's get_wallet_address(owner) returns its
 -- address, `denied` when it returns another, `pending` while the master is not decoded yet; an NFT
