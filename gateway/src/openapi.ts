@@ -188,7 +188,8 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
       const input = conventionOf(route.method.input);
       const doc = comment(route.method) ?? "";
       const op: Schema = {
-        operationId: `${route.name}_${httpMethod.toLowerCase()}`,
+        // the path under the API, so that /jetton/transfers and /nft/transfers stay apart
+        operationId: `${path.slice(`/api/${flavour}/`.length).replace(/\//g, "_")}_${httpMethod.toLowerCase()}`,
         summary: firstSentence(doc) || route.name,
         ...(doc && doc !== firstSentence(doc) ? { description: doc } : {}),
         tags: [tagOf(route.service)],

@@ -24,6 +24,9 @@ schemas.V2RunGetMethodResult = {
   properties: { gas_used: { type: "integer" }, exit_code: { type: "integer" }, stack: { type: "array", items: { $ref: "#/components/schemas/V2StackEntity" } } },
 };
 for (const r of ["BlocksResponse", "TransactionsResponse", "MessagesResponse", "TracesResponse"]) schemas[r]!.properties.next_cursor = { type: "string" };
+for (const r of ["JettonMastersResponse", "JettonWalletsResponse", "JettonTransfersResponse", "JettonBurnsResponse", "NFTCollectionsResponse", "NFTItemsResponse", "NFTTransfersResponse"]) {
+  schemas[r]!.properties.next_cursor = { type: "string" };
+}
 
 /** Closes every object schema that lists properties (additionalProperties false), recursively. */
 function closed(s: unknown): unknown {

@@ -6,6 +6,7 @@ import { LruMap } from "@tongate/runtime";
 import { walletByCodeHash } from "@tongate/contracts";
 import { formatFriendly } from "@tongate/ton";
 import type { KeyIndex } from "../store/key-index/key-index.js";
+import { decodedUpTo } from "./decoded.js";
 import { select, type Store } from "./sql.js";
 
 /**
@@ -49,15 +50,57 @@ export async function codeHashes(store: Store, accounts: readonly string[]): Pro
 /** Wallet interfaces by toncenter's names (ton-index-go detect): "wallet v4 r2" → "wallet_v4r2". */
 export const walletInterface = (type: string): string => type.replace(/^wallet /, "wallet_").replace(/ /g, "");
 
+const interfacesCache = new WeakMap<Store, LruMap<string, { interfaces: string[]; at: number }>>();
+
+/**
+ * The interfaces the decoder detected of these accounts (its account_interfaces, at or before its
+ * checkpoint), remembered as long as code hashes are: none before the decoder has decoded a block.
+ */
+export async function detectedInterfaces(store: Store, accounts: readonly string[]): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  if (!accounts.length) return found;
+  let cache = interfacesCache.get(store);
+  if (!cache) interfacesCache.set(store, (cache = new LruMap(50_000)));
+  const at = Date.now();
+  const missing: string[] = [];
+  for (const a of accounts) {
+    const hit = cache.get(a);
+    if (hit && at - hit.at < CODE_HASH_TTL_MS) found.set(a, hit.interfaces);
+    else missing.push(a);
+  }
+  if (!missing.length) return found;
+  const upTo = await decodedUpTo(store);
+  if (upTo === null) return found;
+  const rows = await select<{ address: string; interfaces: string[] }>(
+    store,
+    `SELECT address, argMax(interfaces, (last_transaction_lt, mc_seqno)) AS interfaces FROM account_interfaces
+     WHERE address IN {a:Array(String)} AND mc_seqno <= {upTo:UInt32} GROUP BY address`,
+    { a: missing, upTo },
+  );
+  const read = new Map(rows.map((r) => [r.address, r.interfaces]));
+  for (const a of missing) {
+    const interfaces = read.get(a) ?? [];
+    found.set(a, interfaces);
+    cache.set(a, { interfaces, at });
+  }
+  return found;
+}
+
 /**
  * toncenter's address_book for raw addresses: the user-friendly form is non-bounceable for
- * wallets and for accounts without code (not deployed), bounceable otherwise; the interfaces known
- * without the decoder are the wallets'. Keys are the addresses as given.
+ * wallets and for accounts without code (not deployed), bounceable otherwise; the interfaces of
+ * wallets are known by their code hash, those of other contracts are the decoder's. Keys are the
+ * addresses as given.
  */
 export async function addressBook(store: Store, addresses: Iterable<string | null | undefined>): Promise<Record<string, AddressBookRow>> {
   const keys = distinct(addresses);
   if (!keys.length) return {};
-  return bookOf(keys, await codeHashes(store, keys));
+  const codes = await codeHashes(store, keys);
+  const contracts = keys.filter((a) => {
+    const code = codes.get(a) ?? null;
+    return code !== null && !walletByCodeHash(code);
+  });
+  return bookOf(keys, codes, await detectedInterfaces(store, contracts));
 }
 
 /** The same address book from a complete key index alone (a key reader's thread: api/key-readers). */
@@ -68,8 +111,11 @@ export function addressBookFromKeys(index: KeyIndex, addresses: Iterable<string 
 
 const distinct = (addresses: Iterable<string | null | undefined>): string[] => [...new Set([...addresses].filter((a): a is string => !!a))];
 
-/** The address book of `addresses` from their code hashes (an address without a latest state has no code). */
-function bookOf(addresses: Iterable<string>, codeHash: ReadonlyMap<string, string | null>): Record<string, AddressBookRow> {
+/**
+ * The address book of `addresses` from their code hashes (an address without a latest state has no
+ * code) and the interfaces the decoder detected of contracts that are not wallets.
+ */
+function bookOf(addresses: Iterable<string>, codeHash: ReadonlyMap<string, string | null>, detected?: ReadonlyMap<string, string[]>): Record<string, AddressBookRow> {
   const book: Record<string, AddressBookRow> = {};
   for (const a of addresses) {
     if (book[a]) continue;
@@ -78,7 +124,7 @@ function bookOf(addresses: Iterable<string>, codeHash: ReadonlyMap<string, strin
     const wallet = walletByCodeHash(code);
     book[a] = create(AddressBookRowSchema, {
       userFriendly: formatFriendly(Number(wc), Buffer.from(hex, "hex"), { bounceable: code !== null && !wallet }),
-      interfaces: wallet ? [walletInterface(wallet.type)] : [],
+      interfaces: wallet ? [walletInterface(wallet.type)] : (detected?.get(a) ?? []),
     });
   }
   return book;

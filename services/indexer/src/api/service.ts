@@ -7,6 +7,8 @@ import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { ApiV2 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
 import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import { Jettons } from "@tongate/proto/gen/tongate/v3/jettons_pb.js";
+import { Nfts } from "@tongate/proto/gen/tongate/v3/nfts_pb.js";
 import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
 import { implement, type ServiceImplementation } from "@tongate/runtime";
 import type { IndexStore as Store } from "../store/index-store.js";
@@ -17,12 +19,14 @@ import type { LiteProxyClient } from "./apiv2/lite-proxy.js";
 import { blockchainImpl } from "./blockchain/service.js";
 import { addressBook } from "./book.js";
 import { type BookSources, withAddressBook } from "./book-step.js";
+import { jettonsImpl } from "./jettons/service.js";
 import type { KeyReaders } from "./key-readers/pool.js";
 import { withKeyReaders } from "./key-readers/step.js";
+import { nftsImpl } from "./nfts/service.js";
 import { statsImpl } from "./stats/service.js";
 
-/** API v3's services, one per toncenter tag (Jettons, NFTs, DNS, … join as their endpoints come). */
-export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Stats, ApiV2];
+/** API v3's services, one per toncenter tag (DNS, multisig, … join as their endpoints come). */
+export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2];
 
 /**
  * API v3 over the store (and lite-proxy for the v2-style methods), each tag's answers through the book
@@ -35,6 +39,8 @@ export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: 
     blockchain: withKeyReaders(Blockchain, step(Blockchain, blockchainImpl(store)), readers),
     accounts: withKeyReaders(Accounts, step(Accounts, accountsImpl(store)), readers),
     actions: withKeyReaders(Actions, step(Actions, actionsImpl(store)), readers),
+    jettons: step(Jettons, jettonsImpl(store)),
+    nfts: step(Nfts, nftsImpl(store)),
     stats: step(Stats, statsImpl(store)),
     apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),
   };
@@ -47,6 +53,8 @@ export function v3Implementations(store: Store, liteProxy: () => LiteProxyClient
     implement(Blockchain, api.blockchain),
     implement(Accounts, api.accounts),
     implement(Actions, api.actions),
+    implement(Jettons, api.jettons),
+    implement(Nfts, api.nfts),
     implement(Stats, api.stats),
     implement(ApiV2, api.apiV2),
   ];
