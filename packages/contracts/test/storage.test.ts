@@ -240,13 +240,13 @@ const TEST_CONFIG_BOC = TEST_CONFIG.toBoc().toString("base64");
 
 /** Runs get-methods of one account in the emulator as the readers' reference: null for a non-zero exit. */
 const runner =
-  (code: Cell, data: Cell, libs?: Cell): C.GetMethodRunner =>
-  async (method) => {
+  (code: Cell, data: Cell, libs?: Cell) =>
+  async (method: string, stack: TupleItem[] = []): Promise<TupleItem[] | null> => {
     const r = await runGetMethod(emulator, {
       code,
       data,
       methodId: getMethodId(method),
-      stack: [],
+      stack,
       config: TEST_CONFIG_BOC,
       ...(libs && { libs }),
       address: addr(0xee),
@@ -391,5 +391,56 @@ describe("precompiled readers answer what the get-methods do", () => {
   it("no reader: undefined; data that does not load: a ContractDataError", () => {
     expect(C.readStateByCode(known("wallet_v4r2"), dataOf("WalletV4Storage"), ctxOf(contractCode("wallet_v4r2")))).toBeUndefined();
     expect(() => C.readStateByCode(known("nft_sale_getgems_v3r3"), text("x"), ctxOf(contractCode("nft_sale_getgems_v3r3")))).toThrow(C.ContractDataError);
+  });
+});
+
+describe("wallet storers make data cells the fixture wallets read", () => {
+  const WALLETS: [contract: string, storage: string][] = [
+    ["wallet_v1r2", "WalletV1Storage"],
+    ["wallet_v1r3", "WalletV1Storage"],
+    ["wallet_v2r1", "WalletV1Storage"],
+    ["wallet_v2r2", "WalletV1Storage"],
+    ["wallet_v3r1", "WalletV3Storage"],
+    ["wallet_v3r2", "WalletV3Storage"],
+    ["wallet_v4r1", "WalletV4Storage"],
+    ["wallet_v4r2", "WalletV4Storage"],
+    ["wallet_v5r1", "WalletV5Storage"],
+    ["wallet_highload_v1r1", "WalletV3Storage"],
+    ["wallet_highload_v1r2", "WalletV3Storage"],
+    ["wallet_highload_v2", "HighloadWalletV2Storage"],
+    ["wallet_highload_v2r1", "HighloadWalletV2Storage"],
+    ["wallet_highload_v2r2", "HighloadWalletV2Storage"],
+    ["wallet_highload_v3r1", "HighloadWalletV3Storage"],
+  ];
+
+  it("cover every fixture wallet with get-methods (v1r1 has none)", () => {
+    expect(WALLETS.map(([n]) => n).sort()).toEqual(contractNames().filter((n) => n.startsWith("wallet_") && n !== "wallet_v1r1").sort());
+  });
+
+  it.each(WALLETS)("%s: seqno, get_public_key and get_subwallet_id, where it has them", async (contract, storage) => {
+    const c = STORAGES.find((s) => s.name === storage)!;
+    for (const [i, st] of c.samples.entries()) {
+      const run = runner(contractCode(contract), dataOf(storage, i));
+      const expected: Record<string, bigint | undefined> = {
+        seqno: st.seqno === undefined ? undefined : BigInt(st.seqno),
+        get_public_key: BigInt(`0x${st.publicKey.toString("hex")}`),
+        get_subwallet_id: st.subwalletId ?? st.walletId,
+      };
+      let answered = 0;
+      for (const [method, value] of Object.entries(expected)) {
+        const r = await run(method);
+        if (!r || value === undefined) continue;
+        expect(int(r, 0), `${method} #${i + 1}`).toBe(BigInt(value));
+        answered++;
+      }
+      // Highload v2: processed?(query_id) says yes for what is older than last_cleaned.
+      if ("lastCleaned" in st)
+        for (const queryId of [st.lastCleaned, st.lastCleaned + 1n]) {
+          const r = await run("processed?", [{ type: "int", value: queryId }]);
+          expect(r && int(r, 0) !== 0n, `processed?(${queryId})`).toBe(queryId <= st.lastCleaned);
+          answered++;
+        }
+      expect(answered).toBeGreaterThan(0);
+    }
   });
 });
