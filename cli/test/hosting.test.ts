@@ -1,6 +1,9 @@
 // The service modules as `tongate start`/`serve` host them: each parses its own options (a bad value
 // is a ConfigError naming the flag, before anything is left running), and a module the host
 // supplies no chain to starts without one.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, createLogger } from "@tongate/runtime";
 import { findService, serviceModules, startHost } from "../src/services.js";
@@ -19,6 +22,26 @@ describe("hosting the service modules", () => {
 
   it("the ratelimit service refuses a bad --keyless-rps, naming it", async () => {
     await expect(startHost([findService("ratelimit")], { "keyless-rps": "lots" }, log)).rejects.toThrow(/keyless-rps/);
+  });
+
+  it("the store is opened once per process, and only when a module needs it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tongate-hosting-"));
+    const data = join(dir, "db");
+    try {
+      // lite-proxy alone needs no store: no chDB, no data directory
+      const proxy = await startHost([findService("lite-proxy")], { "index-dir": data }, log);
+      await proxy.close();
+      expect(existsSync(data)).toBe(false);
+      const host = await startHost([findService("indexer")], { "index-dir": data, index: "off", "key-readers": "0" }, log);
+      try {
+        expect(existsSync(join(data, "key-index"))).toBe(true);
+        expect(await host.health()()).toMatchObject({ ok: true, detail: { indexer: { keyIndex: expect.stringMatching(/^(rebuilding|complete)$/) } } });
+      } finally {
+        await host.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("lite-proxy without a chain starts, healthy", async () => {
