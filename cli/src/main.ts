@@ -29,6 +29,7 @@ import { DEFAULT_CHAIN_HALT_AFTER_S, findService, serviceModules, startHost, ups
 import { rateLimitService } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
+import { decoderService } from "@tongate/decoder";
 import { IndexerMetrics, indexCommandOptions, indexCommandOptionsOf, indexService, prepareKeyIndex, registerIndexer, runIndexer } from "@tongate/indexer";
 import { openStore, storeFlags } from "@tongate/store";
 
@@ -157,7 +158,7 @@ const networkOption = (fallback?: string): OptionSpec => ({
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, chainHaltOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...storeFlags, ...indexService.flags, ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, chainHaltOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...storeFlags, ...indexService.flags, ...decoderService.flags, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       let localnet: StartedLocalnet | undefined;
@@ -202,6 +203,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       ...rateLimitFlags(true),
       ...storeFlags,
       ...indexService.flags,
+      ...decoderService.flags,
       ...common,
     ],
     async run(o, log) {
@@ -225,7 +227,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, chainHaltOption, ...emulatorFlags, ...rateLimitFlags(true), ...storeFlags, ...indexService.flags, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, chainHaltOption, ...emulatorFlags, ...rateLimitFlags(true), ...storeFlags, ...indexService.flags, ...decoderService.flags, ...common],
     async run(o, log) {
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];

@@ -1,6 +1,7 @@
 // The service modules tongate can host, and what a command's options give their host
 // (@tongate/runtime's ServiceHost, which knows no service by name).
 import type { DescService } from "@bufbuild/protobuf";
+import { decoderService } from "@tongate/decoder";
 import { indexService } from "@tongate/indexer";
 import { liteClientProvision } from "@tongate/liteclient";
 import { emulatorProvision } from "@tongate/emulator";
@@ -9,7 +10,7 @@ import { rateLimitService } from "@tongate/ratelimit";
 import { storeProvision } from "@tongate/store";
 import { busKey, ConfigError, openBus, provide, ServiceHost, type Closable, type Logger, type Provision, type RawOptions, type ServiceModule } from "@tongate/runtime";
 
-export const serviceModules: readonly ServiceModule[] = [liteProxyService, rateLimitService, indexService];
+export const serviceModules: readonly ServiceModule[] = [liteProxyService, rateLimitService, indexService, decoderService];
 
 export function findService(name: string): ServiceModule {
   const m = serviceModules.find((s) => s.name === name);

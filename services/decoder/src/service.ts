@@ -1,0 +1,79 @@
+// The decoder as a hosted module: on the process's store (registering its own tables), with the
+// host's emulator pool and, when there is one, its liteserver pool (the config and libraries that
+// get-methods of unknown code need). Under `tongate start` it runs beside the indexer on the same
+// chDB; alone, `tongate serve --service decoder --clickhouse-url …` takes the same path against a
+// ClickHouse server.
+import { fileURLToPath } from "node:url";
+import { create } from "@bufbuild/protobuf";
+import { emulatorKey } from "@tongate/emulator";
+import { liteClientKey } from "@tongate/liteclient";
+import { Decoder, GetStatusResponseSchema } from "@tongate/proto/gen/tongate/decoder/v1/decoder_pb.js";
+import { busKey, defineService, optional } from "@tongate/runtime";
+import { storeKey } from "@tongate/store";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { ChainContext } from "./chain-context.js";
+import { StateReader } from "./read-state.js";
+import { DecoderRun } from "./run.js";
+import { Verdicts } from "./verdicts.js";
+
+/** The decoder's ClickHouse tables. */
+export const DECODER_MIGRATIONS = fileURLToPath(new URL("./store/migrations/", import.meta.url));
+
+/** Blocks behind the indexer past which /healthz says the decoder is degraded. */
+const LAG_DEGRADED = 100;
+
+export const decoderService = defineService({
+  name: "decoder",
+  service: Decoder,
+  flags: [{ name: "decode", default: "on", description: "decoder: on: decode every indexed block (interfaces, jetton and NFT state and events); off: register its tables only" }],
+  options: (o) => ({ decode: o.decode !== "off" && o.decode !== false }),
+  needs: { store: storeKey, emulator: emulatorKey, liteClient: optional(liteClientKey), bus: optional(busKey) },
+  async start(ctx) {
+    const store = ctx.needs.store;
+    await store.register({ owner: "decoder", migrations: DECODER_MIGRATIONS });
+    const chain = new ChainContext(ctx.needs.liteClient, ctx.needs.emulator);
+    const metrics = new Registry();
+    const blocks = new Counter({ name: "tongate_decoder_blocks_total", help: "masterchain blocks decoded", registers: [metrics] });
+    const seconds = new Histogram({ name: "tongate_decoder_block_seconds", help: "time to decode and write one masterchain block", buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [metrics] });
+    const run = new DecoderRun({
+      store,
+      reader: new StateReader(chain),
+      verdicts: new Verdicts(store, chain),
+      bus: ctx.needs.bus,
+      log: ctx.log,
+      onBlock: (_mc, ms) => {
+        blocks.inc();
+        seconds.observe(ms / 1000);
+      },
+    });
+    new Gauge({ name: "tongate_decoder_decoded_seqno", help: "the last masterchain block decoded", registers: [metrics], collect() { this.set(run.status().decodedSeqno); } });
+    new Gauge({ name: "tongate_decoder_lag_blocks", help: "masterchain blocks the indexer has stored and the decoder has not decoded", registers: [metrics], collect() { this.set(run.status().lagBlocks); } });
+    if (ctx.options.decode) await run.start();
+    if (!chain.canRun) ctx.log.info("decoder: no liteserver in this process: contracts of unknown code are not read, wallets and items wait for a verdict");
+    return {
+      metrics,
+      health: () => {
+        const s = run.status();
+        const reasons = [];
+        if (ctx.options.decode && s.lagBlocks > LAG_DEGRADED) reasons.push(`decoder: ${s.lagBlocks} blocks behind the indexer; API v3's jetton and NFT answers are as of block ${s.decodedSeqno}`);
+        if (s.lastError) reasons.push(`decoder: ${s.lastError}`);
+        return { ok: true, degraded: reasons.length > 0, reasons, detail: { ...s, lastError: s.lastError ?? null } };
+      },
+      impl: {
+        getStatus: () => {
+          const s = run.status();
+          return create(GetStatusResponseSchema, {
+            running: s.running,
+            decodedSeqno: s.decodedSeqno,
+            indexedSeqno: s.indexedSeqno,
+            lagBlocks: s.lagBlocks,
+            blocksDecoded: BigInt(s.blocksDecoded),
+            accountsFailed: BigInt(s.accountsFailed),
+            lastError: s.lastError ?? "",
+          });
+        },
+      },
+      close: () => run.stop(),
+    };
+  },
+});

@@ -1,0 +1,57 @@
+// Whether a jetton wallet or an NFT item is its token's: its master's get_wallet_address(owner) or
+// its collection's get_nft_address_by_index(index) must give its address back, run on the master's
+// or collection's state at the decoded block. A contract that only claims to be one (its code is a
+// real wallet's) is denied; one whose master or collection is not known yet stays pending until it
+// is (the decoder asks again then, without rescanning history).
+import { Address, Cell } from "@ton/core";
+import { libraryRefs } from "@tongate/emulator";
+import { confirmJettonWallet, confirmNftItem, type AccountState } from "@tongate/get-methods";
+import type { Store } from "@tongate/store";
+import { LruMap } from "@tongate/runtime";
+import type { ChainContext } from "./chain-context.js";
+import { stateAtBlock } from "./inputs.js";
+import type { Verdict } from "./rows.js";
+
+/** Verdicts kept: a confirmed or denied address stays so (the same parent code answers the same). */
+const VERDICTS_KEPT = 100_000;
+
+export class Verdicts {
+  private readonly kept = new LruMap<string, Verdict>(VERDICTS_KEPT);
+
+  constructor(
+    private readonly store: Store,
+    private readonly chain: ChainContext,
+  ) {}
+
+  /** The jetton wallet `wallet` of `owner`, as its master `master` says at masterchain block `mcSeqno`. */
+  jettonWallet(master: Address, owner: Address, wallet: Address, mcSeqno: number, now: number): Promise<Verdict> {
+    return this.decide(`j:${wallet.toRawString()}:${master.toRawString()}`, master, mcSeqno, now, (ctx, parent) => confirmJettonWallet(ctx, parent, owner, wallet));
+  }
+
+  /** The NFT item `item` of number `index` of `collection`, as the collection says. */
+  nftItem(collection: Address, index: bigint, item: Address, mcSeqno: number, now: number): Promise<Verdict> {
+    return this.decide(`n:${item.toRawString()}:${collection.toRawString()}`, collection, mcSeqno, now, (ctx, parent) => confirmNftItem(ctx, parent, index, item));
+  }
+
+  private async decide(
+    key: string,
+    parent: Address,
+    mcSeqno: number,
+    now: number,
+    ask: (ctx: NonNullable<Awaited<ReturnType<ChainContext["getMethods"]>>>, parent: AccountState) => ReturnType<typeof confirmJettonWallet>,
+  ): Promise<Verdict> {
+    const kept = this.kept.get(key);
+    if (kept) return kept;
+    const raw = `${parent.workChain}:${parent.hash.toString("hex").toUpperCase()}`;
+    const state = await stateAtBlock(this.store, raw, mcSeqno);
+    // not deployed (yet) as far as the index knows: asked again when it is
+    if (!state?.code || state.status !== "active") return "pending";
+    const data = state.data ?? Cell.EMPTY;
+    const ctx = await this.chain.getMethods(now, libraryRefs([state.code, data])).catch(() => undefined);
+    if (!ctx) return "pending";
+    const answer = await ask(ctx, { address: parent, code: state.code, data, balance: state.balance });
+    if (answer.verdict === "unknown") return "pending";
+    this.kept.set(key, answer.verdict);
+    return answer.verdict;
+  }
+}
