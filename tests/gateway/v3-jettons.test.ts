@@ -6,7 +6,8 @@
 // denies is never listed, one confirmed later is listed from the block that confirmed it; nothing
 // decoded after the checkpoint shows.
 import type { Address } from "@ton/core";
-import { openStore, migrate, setCheckpoint, type Store } from "@tongate/indexer";
+import { registerIndexer } from "@tongate/indexer";
+import { openStore, setCheckpoint, type Store } from "@tongate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startClickHouseHttp, type ClickHouseHttp } from "../support/clickhouse-http.js";
 import {
@@ -114,7 +115,7 @@ const LISTED = { t8: txHash(8), t6: txHash(6), t3: txHash(3), t2: txHash(2), t1:
 beforeAll(async () => {
   clickhouse = await startClickHouseHttp();
   store = await openStore({ url: clickhouse.url });
-  await migrate(store);
+  await registerIndexer(store);
   await applyDecoderSchema(store);
   await holdMerges(store);
   await insert(store, "jetton_masters", [

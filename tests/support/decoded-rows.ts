@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { Address, beginCell, Cell, contractAddress } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { JETTON_CODE_HASHES, NFT_CODE_HASHES, WALLETS_CODE_HASHES } from "@tongate/contracts";
-import { loadMigrations, type Store } from "@tongate/indexer";
+import { loadMigrations, type Store } from "@tongate/store";
 
 export const DECODER_MIGRATIONS = new URL("../../services/decoder/src/store/migrations/", import.meta.url).pathname;
 

@@ -15,14 +15,15 @@ export interface Embedded {
  * `gateway` adds gateway options (e.g. its answer cache, off by default here; `log`: the gateway's logger,
  * silent unless given). Rate limiting is off
  * unless `gateway.rateLimit` is given (the ratelimit service runs either way: its admin routes answer).
- * The indexer (chDB in this process) runs only when `options.index` is given ("on": following the
- * chain of `options.globalConfig`; "off": answering from what is stored). `provide` replaces what
+ * The indexer and the decoder (chDB in this process) run only when `options.index` is given ("on":
+ * following the chain of `options.globalConfig`; "off": answering from what is stored). `provide` replaces what
  * the host supplies on `options` (e.g. a liteserver pool with the test's own pool options).
  */
 export async function startEmbedded(options: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}, provide: Provision<Closable>[] = []): Promise<Embedded> {
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
   const hosted = await ServiceHost.start(
-    serviceModules.filter((m) => m.name !== "indexer" || options.index !== undefined),
+    // the indexer and the decoder open the store (chDB): only when the test asks for the index
+    serviceModules.filter((m) => (m.name !== "indexer" && m.name !== "decoder") || options.index !== undefined),
     { log, options, provide: [...provisionsOf(options), ...provide] },
   );
   const gw = new Gateway({

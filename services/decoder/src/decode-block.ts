@@ -29,7 +29,6 @@ const version = (s: AccountStateAfter, mcSeqno: number): StateVersion => ({
   mc_seqno: mcSeqno,
 });
 
-const str = (v: bigint | null | undefined): string | null => (v === null || v === undefined ? null : v.toString());
 
 /** The /nft/sales row of a getgems sale or auction state; undefined for other states. */
 export function saleRow(address: string, state: InterfaceState, v: StateVersion): NftSaleRow | undefined {

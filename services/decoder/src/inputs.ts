@@ -131,8 +131,8 @@ export async function readBlockInputs(store: Store, mcSeqno: number): Promise<Bl
       store,
       `SELECT account, hash, account_status, balance, code_hash, data_hash, code_boc, data_boc
          FROM account_states FINAL
-        WHERE (account, hash) IN {keys:Array(Tuple(String, String))}`,
-      { keys: [...last.values()].map((t) => [t.account, t.account_state_hash_after]) },
+        WHERE account IN {accounts:Array(String)} AND hash IN {hashes:Array(String)}`,
+      { accounts: [...last.keys()], hashes: [...last.values()].map((t) => t.account_state_hash_after) },
     );
     for (const r of rows) {
       const t = last.get(r.account)!;

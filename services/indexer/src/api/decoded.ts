@@ -4,7 +4,7 @@
 // they reach a query. The Jettons and NFTs tags (./jettons, ./nfts) build on these.
 import type { JsonObject } from "@bufbuild/protobuf";
 import { apiError } from "@tongate/runtime";
-import { getCheckpoint } from "../store/insert.js";
+import { getCheckpoint } from "@tongate/store";
 import type { Page } from "./params.js";
 import { type Store, Where } from "./sql.js";
 
