@@ -181,7 +181,7 @@ describe("hostile contracts: every run that gives no value is a ReadFailure", ()
   });
 
   it("past the pool's time bound: an emulator failure, and the next run answers", async () => {
-    const slow = new EmulatorPool({ size: 1, timeoutMs: 1500 });
+    const slow = new EmulatorPool({ size: 1, timeoutMs: 3000 });
     try {
       const r = await callGetMethod({ ...ctx, pool: slow, gasLimit: 2n ** 62n }, hostile, "runaway");
       expect(r).toMatchObject({ ok: false, failure: { reason: "emulator", emulator: "timeout" } });
