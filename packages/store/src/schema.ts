@@ -74,7 +74,7 @@ export async function prepareKeyTables(store: Store, keys: KeyTables, rebuild: K
 }
 
 /** The owners registered with one store, so that two never take the same name or bookkeeping table. */
-export class Registry {
+export class Owners {
   private readonly owners = new Map<string, string>();
 
   async register(store: Store, env: KeyIndexEnv | undefined, schema: StoreSchema): Promise<Registration> {

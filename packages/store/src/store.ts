@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type KeyIndexEnv, openKeyIndexEnv } from "./key-index/env.js";
-import { Registry, type Registration, type StoreSchema } from "./schema.js";
+import { Owners, type Registration, type StoreSchema } from "./schema.js";
 
 export interface StoreOptions {
   /** ClickHouse server URL (http[s]://[user:password@]host:port[/database]); embedded chDB when absent */
@@ -113,13 +113,13 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     if (temporary) rmSync(temporary, { recursive: true, force: true });
     throw e;
   }
-  const registry = new Registry();
+  const owners = new Owners();
   const store: Store = {
     client: clickhouse.client,
     embedded: clickhouse.embedded,
     path: clickhouse.path,
     keyIndex,
-    register: (schema) => registry.register(store, keyIndex, schema),
+    register: (schema) => owners.register(store, keyIndex, schema),
     async close() {
       await keyIndex?.close();
       await clickhouse.close();
