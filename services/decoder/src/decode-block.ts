@@ -59,8 +59,48 @@ export function saleRow(address: string, state: InterfaceState, v: StateVersion)
     min_bid: null,
     max_bid: null,
     end_time: null,
+    token_name: null,
+    bidder_address: null,
+    bid: null,
+    bid_ts: null,
+    beneficiary_address: null,
+    initial_min_bid: null,
+    min_bid_step: null,
+    min_extend_time: null,
+    duration: null,
+    royalty_numerator: null,
+    royalty_denominator: null,
+    royalty_destination: null,
   };
   switch (state.kind) {
+    case "nft_item": {
+      // a telemint item is its own auction: a row while it has a name (initialised)
+      const tm = state.telemint;
+      if (!tm?.tokenName) return undefined;
+      const a = tm.auctionState;
+      const c = tm.auctionConfig;
+      return {
+        ...base,
+        type: "telemint",
+        nft_address: address,
+        nft_owner_address: rawOrNull(state.nftData.owner),
+        token_name: tm.tokenName.toString("utf8"),
+        bidder_address: rawOrNull(a?.bidder),
+        bid: a ? a.bid.toString() : null,
+        bid_ts: a?.bidTs ?? null,
+        min_bid: a ? a.minBid.toString() : null,
+        end_time: a?.endTime ?? null,
+        beneficiary_address: rawOrNull(c?.beneficiary),
+        initial_min_bid: c ? c.initialMinBid.toString() : null,
+        max_bid: c ? c.maxBid.toString() : null,
+        min_bid_step: c?.minBidStep ?? null,
+        min_extend_time: c?.minExtendTime ?? null,
+        duration: c?.duration ?? null,
+        royalty_numerator: tm.royaltyParams?.numerator ?? null,
+        royalty_denominator: tm.royaltyParams?.denominator ?? null,
+        royalty_destination: rawOrNull(tm.royaltyParams?.destination),
+      };
+    }
     case "nft_sale_v1":
     case "nft_sale": {
       const d = state.saleData;
@@ -204,6 +244,8 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
         auction_contract_address: null,
         real_owner: owner,
       });
+      const telemint = saleRow(s.account, state, v);
+      if (telemint) sales.set(s.account, telemint);
     } else if (state) {
       const sale = saleRow(s.account, state, v);
       if (sale) sales.set(s.account, sale);

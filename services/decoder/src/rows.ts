@@ -92,6 +92,18 @@ export interface NftSaleRow extends StateVersion {
   min_bid: string | null;
   max_bid: string | null;
   end_time: number | null;
+  token_name: string | null;
+  bidder_address: string | null;
+  bid: string | null;
+  bid_ts: number | null;
+  beneficiary_address: string | null;
+  initial_min_bid: string | null;
+  min_bid_step: number | null;
+  min_extend_time: number | null;
+  duration: number | null;
+  royalty_numerator: number | null;
+  royalty_denominator: number | null;
+  royalty_destination: string | null;
 }
 
 /** What every event row carries: its transaction and the decoded block. */
