@@ -51,9 +51,28 @@ const NFT_ITEM_CODE = code("nft_item");
 export const nftItemOf = (collection: Address, index: bigint): Address =>
   contractAddress(0, { code: NFT_ITEM_CODE, data: beginCell().storeUint(index, 64).storeAddress(collection).endCell() });
 
+/** A telemint item of a collection: StateInit(item code, index, collection); its index is the hash of its name. */
+export const telemintItemOf = (collection: Address, index: bigint): Address =>
+  contractAddress(0, { code: code("telemint_item"), data: beginCell().storeUint(index, 256).storeAddress(collection).endCell() });
+
+/** A getgems sale (fixed price v3r3) of an item: StateInit(sale code, marketplace, item, seller, price). */
+export const saleOf = (marketplace: Address, item: Address, seller: Address, price: bigint): Address =>
+  contractAddress(0, {
+    code: code("nft_sale_getgems_v3r3"),
+    data: beginCell().storeUint(0, 1).storeUint(1_700_000_000, 32).storeAddress(marketplace).storeAddress(item).storeAddress(seller).storeCoins(price).endCell(),
+  });
+
+/** A getgems auction (v3r3) of an item. */
+export const auctionOf = (marketplace: Address, item: Address, seller: Address): Address =>
+  contractAddress(0, { code: code("nft_auction_getgems_v3r3"), data: beginCell().storeUint(0, 1).storeAddress(marketplace).storeAddress(item).storeAddress(seller).endCell() });
+
 export const USDT = Address.parse("EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs");
 export const NOT = Address.parse("EQAvlWFDxGF2lXm67y4yzC17wYKD9A0guwPkMs1gOsM__NOT");
 export const DOGS = Address.parse("EQCvxJy4eG8hyHBFsZ7eePxrRsUQSFE_jpptRAYBmcG_DOGS");
+/** The getgems marketplace. */
+export const GETGEMS = Address.parse("EQBYTuYbLf8INxFtD8tQeNk5ZLy-nAX9ahQbG_yl1qQ-GEMS");
+/** TON DNS: the .ton collection. */
+export const TON_DNS = Address.parse("EQC3dNlesgVD8YbAazcauIrXBPfiVhMMr5YYk2in0Mtsz0Bz");
 /** Telegram Usernames: the telemint collection. */
 export const USERNAMES = Address.parse("EQCA14o1-VWhS2efqoh_9M1b_A9DtKTuoqfmkn83AbJzwnPi");
 /** A getgems collection: the editable collection's code and data (owner, next index, content, item code, royalty). */

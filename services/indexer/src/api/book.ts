@@ -70,13 +70,7 @@ export async function detectedInterfaces(store: Store, accounts: readonly string
   }
   if (!missing.length) return found;
   const upTo = await decodedUpTo(store);
-  if (upTo === null) return found;
-  const rows = await select<{ address: string; interfaces: string[] }>(
-    store,
-    `SELECT address, argMax(interfaces, (last_transaction_lt, mc_seqno)) AS interfaces FROM account_interfaces
-     WHERE address IN {a:Array(String)} AND mc_seqno <= {upTo:UInt32} GROUP BY address`,
-    { a: missing, upTo },
-  );
+  const rows = upTo === null ? [] : await interfacesAt(store, missing, upTo);
   const read = new Map(rows.map((r) => [r.address, r.interfaces]));
   for (const a of missing) {
     const interfaces = read.get(a) ?? [];
@@ -85,6 +79,15 @@ export async function detectedInterfaces(store: Store, accounts: readonly string
   }
   return found;
 }
+
+/** The latest interfaces of each account at or before the decoder's checkpoint `upTo`. */
+const interfacesAt = (store: Store, accounts: readonly string[], upTo: number) =>
+  select<{ address: string; interfaces: string[] }>(
+    store,
+    `SELECT address, argMax(interfaces, (last_transaction_lt, mc_seqno)) AS interfaces FROM account_interfaces
+     WHERE address IN {a:Array(String)} AND mc_seqno <= {upTo:UInt32} GROUP BY address`,
+    { a: accounts, upTo },
+  );
 
 /**
  * toncenter's address_book for raw addresses: the user-friendly form is non-bounceable for

@@ -13,19 +13,28 @@ export const DECODER_CHECKPOINT = "decoder";
 
 /**
  * How long a read of the decoder's checkpoint is reused. It only moves forward, so an answer bounded
- * by a value this old shows nothing undecoded; requests at the same moment share one read.
+ * by a value this old shows nothing undecoded; requests at the same moment share one read. That the
+ * decoder has not decoded anything yet (no checkpoint: a store without the decoder) is reused
+ * longer, as every answer's address book asks.
  */
 const CHECKPOINT_TTL_MS = 100;
-const checkpoints = new WeakMap<Store, { at: number; value: Promise<number | null> }>();
+const NO_CHECKPOINT_TTL_MS = 1000;
+const checkpoints = new WeakMap<Store, { at: number; value: Promise<number | null>; ttl: number }>();
 
 /** The last masterchain seqno the decoder decoded (null: it has not decoded anything, its tables may not exist). */
 export function decodedUpTo(store: Store): Promise<number | null> {
   const now = Date.now();
   const hit = checkpoints.get(store);
-  if (hit && now - hit.at < CHECKPOINT_TTL_MS) return hit.value;
+  if (hit && now - hit.at < hit.ttl) return hit.value;
   const value = getCheckpoint(store, DECODER_CHECKPOINT);
-  checkpoints.set(store, { at: now, value });
-  value.catch(() => checkpoints.delete(store));
+  const entry = { at: now, value, ttl: CHECKPOINT_TTL_MS };
+  checkpoints.set(store, entry);
+  value.then(
+    (v) => {
+      if (v === null) entry.ttl = NO_CHECKPOINT_TTL_MS;
+    },
+    () => checkpoints.delete(store),
+  );
   return value;
 }
 

@@ -78,7 +78,8 @@ export async function items(store: Store, f: ItemFilters, page: Page, upTo: numb
   const keys = new Where("k");
   if (f.addresses.length) keys.add("address IN {}", ["Array(String)", f.addresses]);
   if (f.collections.length) keys.add("collection_address IN {}", ["Array(String)", f.collections]);
-  if (f.indexes.length) keys.add("nft_index IN {}", ["Array(UInt256)", f.indexes]);
+  // as numbers: the client quotes strings, which an Array(UInt256) parameter does not read
+  if (f.indexes.length) keys.add("nft_index IN {}", ["Array(UInt256)", f.indexes.map(BigInt)]);
   const w = new Where("w");
   w.add("verdict = 'confirmed'");
   if (f.owners.length) {
