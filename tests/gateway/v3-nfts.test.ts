@@ -7,7 +7,8 @@
 // and 2,000 requests with one broken parameter on the Jettons and NFTs endpoints answer 4xx only.
 import { createHash } from "node:crypto";
 import type { Address } from "@ton/core";
-import { openStore, migrate, setCheckpoint, type Store } from "@tongate/indexer";
+import { registerIndexer } from "@tongate/indexer";
+import { openStore, setCheckpoint, type Store } from "@tongate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startClickHouseHttp, type ClickHouseHttp } from "../support/clickhouse-http.js";
 import {
@@ -121,7 +122,7 @@ const T = { n8: txHash(8), n3: txHash(3), n1: txHash(1), n4: txHash(4), n2: txHa
 beforeAll(async () => {
   clickhouse = await startClickHouseHttp();
   store = await openStore({ url: clickhouse.url });
-  await migrate(store);
+  await registerIndexer(store);
   await applyDecoderSchema(store);
   await holdMerges(store);
   await insert(store, "nft_collections", [
