@@ -34,6 +34,8 @@ export interface TxRef {
   aborted: boolean;
   /** The hash of the trace's first transaction (the wallet's external message): toncenter's trace_id. */
   traceId: Buffer;
+  /** The masterchain block that committed it. */
+  mcSeqno: number;
 }
 
 /** The transactions of one sealed block (what LocalnetSender.send returns). */
@@ -53,6 +55,13 @@ function opOf(tx: Transaction): number | undefined {
 export function txByOp(block: Block, account: Address, op: number): Transaction {
   const tx = block.find((t) => sameAccount(t, account) && opOf(t) === op);
   if (!tx) throw new Error(`no transaction of ${account.toRawString()} on a message with opcode 0x${op.toString(16).padStart(8, "0")} in this block`);
+  return tx;
+}
+
+/** The transaction of `account` in `block` on an internal message from `from` (a bid: a message without a body). */
+export function txByInternalFrom(block: Block, account: Address, from: Address): Transaction {
+  const tx = block.find((t) => sameAccount(t, account) && t.inMessage?.info.type === "internal" && t.inMessage.info.src.equals(from));
+  if (!tx) throw new Error(`no transaction of ${account.toRawString()} on a message from ${from.toRawString()} in this block`);
   return tx;
 }
 
@@ -84,20 +93,25 @@ export function inValue(tx: Transaction): bigint {
 }
 
 /**
- * `tx` as a TxRef; the trace root is the block's one transaction on an external message (every
- * step of a scenario is one wallet message, and its trace completes in the block).
+ * `tx` as a TxRef, with the masterchain block that committed it; the trace root is the block's one
+ * transaction on an external message (every step of a scenario is one wallet message, and its
+ * trace completes in the block).
  */
-export function txRef(block: Block, tx: Transaction): TxRef {
+export function txRef(net: Localnet, block: Block, tx: Transaction): TxRef {
   const roots = block.filter((t) => t.inMessage?.info.type === "external-in");
   if (roots.length !== 1) throw new Error(`a scenario block holds one external message's trace; this one has ${roots.length}`);
+  const account = addressOf(tx);
+  const stored = net.chain.transaction(account.workChain, account.hash, tx.lt);
+  if (!stored?.hash.equals(tx.hash())) throw new Error(`transaction ${account.toRawString()} lt ${tx.lt} is not the chain's`);
   const d = tx.description;
   return {
-    account: addressOf(tx),
+    account,
     lt: tx.lt,
     hash: tx.hash(),
     utime: tx.now,
     aborted: d.type === "generic" ? d.aborted : false,
     traceId: roots[0]!.hash(),
+    mcSeqno: stored.mcSeqno,
   };
 }
 

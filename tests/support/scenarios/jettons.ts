@@ -169,7 +169,7 @@ export async function jettonScenario(net: Localnet, actors: Actors, kind: Jetton
     const block = await admin.send({ to: master, value: TON.mint, body: mintBody(kind, { queryId, to: holder.address, amount, responseTo: admin.address }) });
     const wallet = await walletOf(holder.address);
     txByOp(block, wallet, JETTON_OPCODES.jetton_internal_transfer); // the new wallet took the minted amount
-    mints.push({ tx: txRef(block, txByOp(block, master, kind === "legacy" ? JETTON_OPCODES.minter_jetton_mint : JETTON_OPCODES.jetton_mint)), to: holder.address, wallet, amount });
+    mints.push({ tx: txRef(net, block, txByOp(block, master, kind === "legacy" ? JETTON_OPCODES.minter_jetton_mint : JETTON_OPCODES.jetton_mint)), to: holder.address, wallet, amount });
   }
 
   const transfers = [
@@ -210,7 +210,7 @@ function defaultContent(kind: JettonKind): Cell {
 }
 
 /** The admin's mint message: minter_jetton_mint#15 for the legacy minter, jetton_mint for the others. */
-function mintBody(kind: JettonKind, o: { queryId: bigint; to: Address; amount: bigint; responseTo: Address }): Cell {
+export function mintBody(kind: JettonKind, o: { queryId: bigint; to: Address; amount: bigint; responseTo: Address }): Cell {
   const masterMsg = beginCell()
     .store(storeJettonInternalTransfer({ queryId: o.queryId, amount: o.amount, from: null, responseAddress: o.responseTo, forwardTonAmount: 0n, forwardPayload: { cell: beginCell().endCell(), inRef: false } }))
     .endCell();
@@ -250,7 +250,7 @@ async function transfer(net: Localnet, master: Address, from: LocalnetSender, to
   txByOp(block, destinationWallet, JETTON_OPCODES.jetton_internal_transfer);
   txByOp(block, to, JETTON_OPCODES.jetton_notify); // the forward TON amount reached the new owner
   return {
-    tx: txRef(block, tx),
+    tx: txRef(net, block, tx),
     jetton: master,
     queryId: o.queryId,
     amount: o.amount,
@@ -284,7 +284,7 @@ async function burn(net: Localnet, kind: JettonKind, master: Address, by: Localn
       : await by.send({ to: wallet, value: TON.burn, body });
   const tx = sentAs(block, wallet, JETTON_OPCODES.jetton_burn, body);
   txByOp(block, master, JETTON_OPCODES.jetton_burn_notification);
-  return { tx: txRef(block, tx), jetton: master, queryId: o.queryId, amount: o.amount, owner, wallet, responseDestination: by.address, customPayload: null, body: inBody(tx) };
+  return { tx: txRef(net, block, tx), jetton: master, queryId: o.queryId, amount: o.amount, owner, wallet, responseDestination: by.address, customPayload: null, body: inBody(tx) };
 }
 
 /** The transaction of `account` on the message `body` the step sent; throws if the chain holds another body. */

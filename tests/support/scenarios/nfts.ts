@@ -8,7 +8,7 @@ import { NFT_OPCODES, readCollectionData, readNftAddressByIndex, readNftContent,
 import type { Localnet } from "@tongate/localnet";
 import { onchainContent, snake } from "../contracts/index.js";
 import type { LocalnetSender } from "../localnet-deploy.js";
-import { accountNow, getMethod, inBody, inSource, intArg, txByOp, txRef, type Actors, type Block, type TxRef } from "./chain.js";
+import { accountNow, getMethod, inBody, inSource, intArg, txByInternalFrom, txByOp, txRef, type Actors, type Block, type TxRef } from "./chain.js";
 import { fixtureCode, type FixtureContract } from "./fixtures.js";
 import { commentOf } from "./jettons.js";
 import { readNftAuctionData, readNftSaleData, readRoyaltyParams, type NftAuctionData, type NftSaleData, type RoyaltyParams } from "./readers.js";
@@ -127,7 +127,7 @@ export async function getgemsScenario(net: Localnet, actors: Actors): Promise<Ge
 
   const transfers: NftTransferEvent[] = [];
   const send = async (from: LocalnetSender, item: Address, o: NftTransferOrder) => {
-    const t = await nftTransfer(from, item, collection, o);
+    const t = await nftTransfer(net, from, item, collection, o);
     transfers.push(t);
     return t;
   };
@@ -139,7 +139,7 @@ export async function getgemsScenario(net: Localnet, actors: Actors): Promise<Ge
   const buyBody = beginCell().store(storeGetgemsSaleOp(GETGEMS_SALE_OPS.buy, 21n)).endCell();
   const buyBlock = await bob.send({ to: sold.address, value: toNano("1") + toNano("0.2"), body: buyBody });
   const buyTx = txByOp(buyBlock, sold.address, GETGEMS_SALE_OPS.buy);
-  transfers.push(nftTransferEvent(buyBlock, txByOp(buyBlock, items[2]!, NFT_OPCODES.nft_transfer), collection));
+  transfers.push(nftTransferEvent(net, buyBlock, txByOp(buyBlock, items[2]!, NFT_OPCODES.nft_transfer), collection));
   const open = await openSale(net, admin, bob, items[3]!, toNano("2"), 30n, send);
 
   // auctions: carol auctions item 4, alice and bob bid, the clock passes its end and carol settles it;
@@ -150,7 +150,7 @@ export async function getgemsScenario(net: Localnet, actors: Actors): Promise<Ge
   net.advanceTime(Math.max(0, endTime - net.now() + 1));
   const settleBlock = await carol.send({ to: settled.address, value: toNano("0.2"), body: getgemsAuctionCommand("stop") });
   const settleTx = txByOp(settleBlock, settled.address, 0);
-  transfers.push(nftTransferEvent(settleBlock, txByOp(settleBlock, items[4]!, NFT_OPCODES.nft_transfer), collection));
+  transfers.push(nftTransferEvent(net, settleBlock, txByOp(settleBlock, items[4]!, NFT_OPCODES.nft_transfer), collection));
   const running = await openAuction(net, admin, carol, items[1]!, 86_400, 50n, send);
   const runningBid = await bid(net, alice, running.address, toNano("1"));
 
@@ -159,11 +159,11 @@ export async function getgemsScenario(net: Localnet, actors: Actors): Promise<Ge
     items: await Promise.all(items.map((a) => nftItemState(net, a))),
     transfers,
     sales: {
-      sold: { ...sold, data: await saleData(net, sold.address), buy: { tx: txRef(buyBlock, buyTx), buyer: bob.address, queryId: 21n } },
+      sold: { ...sold, data: await saleData(net, sold.address), buy: { tx: txRef(net, buyBlock, buyTx), buyer: bob.address, queryId: 21n } },
       open: { ...open, data: await saleData(net, open.address) },
     },
     auctions: {
-      settled: { ...settled, bids, data: await auctionData(net, settled.address), settle: { tx: txRef(settleBlock, settleTx), winner: bob.address } },
+      settled: { ...settled, bids, data: await auctionData(net, settled.address), settle: { tx: txRef(net, settleBlock, settleTx), winner: bob.address } },
       open: { ...running, bids: [runningBid], data: await auctionData(net, running.address) },
     },
   };
@@ -190,7 +190,7 @@ interface NftTransferOrder {
 
 type Transfer = (from: LocalnetSender, item: Address, o: NftTransferOrder) => Promise<NftTransferEvent>;
 
-async function nftTransfer(from: LocalnetSender, item: Address, collection: Address, o: NftTransferOrder): Promise<NftTransferEvent> {
+async function nftTransfer(net: Localnet, from: LocalnetSender, item: Address, collection: Address, o: NftTransferOrder): Promise<NftTransferEvent> {
   const body = beginCell()
     .store(storeNftTransfer({ queryId: o.queryId, newOwner: o.newOwner, responseDestination: o.responseTo, customPayload: null, forwardAmount: o.forwardAmount, forwardPayload: o.forwardPayload }))
     .endCell();
@@ -198,11 +198,11 @@ async function nftTransfer(from: LocalnetSender, item: Address, collection: Addr
   const tx = txByOp(block, item, NFT_OPCODES.nft_transfer);
   if (!inBody(tx).equals(body)) throw new Error(`item ${item.toRawString()} got another body than the one sent`);
   if (o.forwardAmount > 0n) txByOp(block, o.newOwner, NFT_OPCODES.nft_ownership_assigned);
-  return nftTransferEvent(block, tx, collection);
+  return nftTransferEvent(net, block, tx, collection);
 }
 
 /** The event of an item's transaction on an nft_transfer, from the body the chain holds. */
-function nftTransferEvent(block: Block, tx: Transaction, collection: Address | null): NftTransferEvent {
+export function nftTransferEvent(net: Localnet, block: Block, tx: Transaction, collection: Address | null): NftTransferEvent {
   const body = inBody(tx);
   const s = body.beginParse().skip(32);
   const queryId = s.loadUintBig(64);
@@ -212,7 +212,7 @@ function nftTransferEvent(block: Block, tx: Transaction, collection: Address | n
   const forwardAmount = s.loadCoins();
   let forwardPayload: Cell | null = null;
   if (s.remainingBits > 0) forwardPayload = s.loadBit() ? s.loadRef() : s.asCell();
-  const ref = txRef(block, tx);
+  const ref = txRef(net, block, tx);
   return { tx: ref, item: ref.account, collection, queryId, oldOwner: inSource(tx), newOwner, responseDestination, customPayload, forwardAmount, forwardPayload, comment: commentOf(forwardPayload), body };
 }
 
@@ -276,11 +276,10 @@ async function openAuction(net: Localnet, marketplace: LocalnetSender, seller: L
 /** A bid: a message without a body carrying the amount. */
 async function bid(net: Localnet, bidder: LocalnetSender, auction: Address, amount: bigint) {
   const block = await bidder.send({ to: auction, value: amount, body: beginCell().endCell() });
-  const tx = block.find((t) => t.address === BigInt(`0x${auction.hash.toString("hex")}`) && t.inMessage?.info.type === "internal");
-  if (!tx) throw new Error(`the bid did not reach auction ${auction.toRawString()}`);
+  const tx = txByInternalFrom(block, auction, bidder.address);
   const last = readNftAuctionData(await getMethod(net, auction, "get_auction_data"));
   if (!last.lastMember?.equals(bidder.address)) throw new Error(`auction ${auction.toRawString()} did not take the bid of ${bidder.address.toRawString()}`);
-  return { tx: txRef(block, tx), bidder: bidder.address, amount: last.lastBid };
+  return { tx: txRef(net, block, tx), bidder: bidder.address, amount: last.lastBid };
 }
 
 const saleData = async (net: Localnet, sale: Address) => readNftSaleData(await getMethod(net, sale, "get_sale_data"));
