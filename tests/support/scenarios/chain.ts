@@ -18,6 +18,10 @@ export interface Actors {
 }
 
 export function actorsOf(net: Localnet): Actors {
+  // a step seals one block and expects its whole trace in it: messages within one shard are
+  // delivered in the same block, across shards only in the next
+  const shards = net.chain.shardIdsOf(0).length;
+  if (shards !== 1) throw new Error(`the token scenarios need workchain 0 in one shard; this localnet has ${shards}`);
   const w = net.genesis.wallets;
   if (w.length < 5) throw new Error(`the token scenarios need 5 genesis wallets (start the localnet with wallets: 3 or more); it has ${w.length}`);
   const [admin, alice, bob, carol] = [1, 2, 3, 4].map((i) => new LocalnetSender(net, w[i]!));

@@ -6,6 +6,7 @@
 import { beginCell, toNano, type Address, type Cell, type Transaction } from "@ton/core";
 import {
   JETTON_OPCODES,
+  loadTextComment,
   readJettonData,
   readJettonWalletData,
   readWalletAddress,
@@ -166,10 +167,11 @@ export async function jettonScenario(net: Localnet, actors: Actors, kind: Jetton
   const mints: JettonMintEvent[] = [];
   for (const [i, [holder, amount]] of ([[alice, MINTED.alice], [bob, MINTED.bob]] as const).entries()) {
     const queryId = q + 1n + BigInt(i);
-    const block = await admin.send({ to: master, value: TON.mint, body: mintBody(kind, { queryId, to: holder.address, amount, responseTo: admin.address }) });
+    const body = mintBody(kind, { queryId, to: holder.address, amount, responseTo: admin.address });
+    const block = await admin.send({ to: master, value: TON.mint, body });
     const wallet = await walletOf(holder.address);
     txByOp(block, wallet, JETTON_OPCODES.jetton_internal_transfer); // the new wallet took the minted amount
-    mints.push({ tx: txRef(net, block, txByOp(block, master, kind === "legacy" ? JETTON_OPCODES.minter_jetton_mint : JETTON_OPCODES.jetton_mint)), to: holder.address, wallet, amount });
+    mints.push({ tx: txRef(net, block, sentAs(block, master, kind === "legacy" ? JETTON_OPCODES.minter_jetton_mint : JETTON_OPCODES.jetton_mint, body)), to: holder.address, wallet, amount });
   }
 
   const transfers = [
@@ -297,11 +299,11 @@ function sentAs(block: Block, account: Address, op: number, body: Cell): Transac
 /** A payload's text when it is a text comment (opcode 0, UTF-8 snake data). */
 export function commentOf(payload: Cell | null): string | null {
   if (!payload) return null;
-  const s = payload.beginParse();
-  if (s.remainingBits < 32 || s.loadUint(32) !== 0) return null;
-  const parts: Buffer[] = [];
-  for (let cur: typeof s | null = s; cur; cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : null) parts.push(cur.loadBuffer(cur.remainingBits / 8));
-  return Buffer.concat(parts).toString("utf8");
+  try {
+    return loadTextComment(payload.beginParse()).text;
+  } catch {
+    return null;
+  }
 }
 
 export async function jettonMasterState(net: Localnet, master: Address): Promise<JettonMasterState> {
