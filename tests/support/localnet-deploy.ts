@@ -70,17 +70,12 @@ export class LocalnetSender {
       seqno: (await runGetMethod(this.net, this.address, "seqno")).readNumber(),
       secretKey: this.genesis.keyPair.secretKey,
       sendMode: SendMode.PAY_GAS_SEPARATELY,
+      // valid for a minute of localnet time, which the control API can move ahead of the wall clock
+      timeout: this.net.now() + 60,
       messages: messages.map((m) => internal({ to: m.to, value: m.value, body: m.body, init: m.init, bounce: m.bounce ?? true })),
     };
     const body = this.wallet instanceof WalletContractV4 ? this.wallet.createTransfer(transfer) : this.wallet.createTransfer(transfer);
-    await this.net.chain.sendExternal(beginCell().store(storeMessage(external({ to: this.address, body }))).endCell().toBoc());
-    await this.net.chain.seal();
-    // every shard's block of this seal (workchain 0 may be split), then the masterchain block
-    const records = [...this.net.chain.shardTips.flatMap((t) => t.rec?.transactions ?? []), ...this.net.chain.lastMasterchain!.transactions];
-    const txs = records.map((r) => loadTransaction(r.cell.beginParse()));
-    const failed = txs.map(failure).filter((f) => f !== undefined);
-    if (failed.length > 0) throw new Error(`transactions failed: ${failed.join("; ")}`);
-    return txs;
+    return sendExternalMessage(this.net, this.address, body);
   }
 
   /** Deploys `init` (basechain) with `value` nanotons and an optional first message body; returns its address. */
@@ -89,6 +84,21 @@ export class LocalnetSender {
     await this.send({ to, value, init, body: body ?? beginCell().endCell() });
     return to;
   }
+}
+
+/**
+ * Sends an external message to `to` (no StateInit), seals a block and returns the block's
+ * transactions; throws when one of them failed, as LocalnetSender.send does.
+ */
+export async function sendExternalMessage(net: Localnet, to: Address, body: Cell): Promise<Transaction[]> {
+  await net.chain.sendExternal(beginCell().store(storeMessage(external({ to, body }))).endCell().toBoc());
+  await net.chain.seal();
+  // every shard's block of this seal (workchain 0 may be split), then the masterchain block
+  const records = [...net.chain.shardTips.flatMap((t) => t.rec?.transactions ?? []), ...net.chain.lastMasterchain!.transactions];
+  const txs = records.map((r) => loadTransaction(r.cell.beginParse()));
+  const failed = txs.map(failure).filter((f) => f !== undefined);
+  if (failed.length > 0) throw new Error(`transactions failed: ${failed.join("; ")}`);
+  return txs;
 }
 
 function failure(tx: Transaction): string | undefined {
@@ -106,6 +116,11 @@ function failure(tx: Transaction): string | undefined {
  * non-zero exit code.
  */
 export async function runGetMethod(net: Localnet, address: Address, method: string, args: TupleItem[] = []): Promise<TupleReader> {
+  return new TupleReader(await getMethodStack(net, address, method, args));
+}
+
+/** runGetMethod's result stack as items (what @tongate/contracts' get-method readers take). */
+export async function getMethodStack(net: Localnet, address: Address, method: string, args: TupleItem[] = []): Promise<TupleItem[]> {
   const state = net.chain.history.latest(AccountHistory.key(address.workChain, address.hash));
   if (!state) throw new Error(`${address.toString()} has no state on this localnet`);
   const res = await net.chain.executor.runGetMethod(address, state, getMethodId(method), serializeTuple(args), {
@@ -113,5 +128,5 @@ export async function runGetMethod(net: Localnet, address: Address, method: stri
     randomSeed: Buffer.alloc(32),
   });
   if (res.exitCode !== 0 && res.exitCode !== 1) throw new Error(`${method} on ${address.toString()} exited with code ${res.exitCode}`);
-  return new TupleReader(res.stack ? parseTuple(res.stack) : []);
+  return res.stack ? parseTuple(res.stack) : [];
 }

@@ -66,6 +66,11 @@ export class Localnet {
     private readonly clock: () => number,
   ) {}
 
+  /** Localnet's time (unix seconds): what the next sealed block will carry. */
+  now(): number {
+    return this.clock();
+  }
+
   /** Moves localnet's clock forward (blocks sealed from now on carry the later time). */
   advanceTime(seconds: number): number {
     if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError("seconds must be a non-negative integer");
