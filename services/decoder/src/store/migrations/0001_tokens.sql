@@ -100,7 +100,8 @@ SETTINGS index_granularity = 1024;
 CREATE TABLE IF NOT EXISTS nft_collections
 (
     address String,
-    next_item_index UInt256,
+    -- signed: telemint collections answer -1 (their items are not numbered in order)
+    next_item_index Int256,
     owner_address Nullable(String),
     collection_content String DEFAULT '{}',
     code_hash String,
