@@ -101,11 +101,12 @@ export class DecoderRun {
     const started = performance.now();
     const { rows, failures } = await decodeBlock(this.o.store, this.o.reader, this.o.verdicts, mcSeqno);
     const decided = await decidePending(this.o.store, this.o.verdicts, rows, mcSeqno);
-    await insertDecodedRows(this.o.store, rows);
+    const refused = await insertDecodedRows(this.o.store, rows);
+    for (const r of refused) this.o.log.warn({ table: r.table, mcSeqno, reason: r.reason }, "decoder: ClickHouse refused a row; the block goes on without it");
     await confirmEvents(this.o.store, decided, mcSeqno);
     await this.advance(mcSeqno);
     this.s.blocksDecoded++;
-    this.s.accountsFailed += failures.length;
+    this.s.accountsFailed += failures.length + refused.length;
     for (const f of failures.slice(0, 3)) this.o.log.debug({ account: f.account, mcSeqno }, `decoder: state not read: ${f.reason}`);
     const count = Object.values(rows).reduce((n, r: unknown[]) => n + r.length, 0);
     this.o.onBlock?.(mcSeqno, performance.now() - started, count);

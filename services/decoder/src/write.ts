@@ -7,19 +7,45 @@ import type { DecodedRows } from "./rows.js";
 /** The decoder's checkpoint: the last masterchain block whose rows are all written. API v3 answers nothing past it. */
 export const DECODER_CHECKPOINT = "decoder";
 
-async function insertRows<T>(store: Store, table: string, values: T[]): Promise<void> {
-  if (values.length > 0) await store.client.insert<T>({ table, values, format: "JSONEachRow" });
+/** ClickHouse refused a row's value (a number out of its column's range, text where a number goes): a fact of that row, not of the store. */
+const VALUE_REFUSED = /cannot parse|must not contain|out of (range|bound)|cannot convert|type mismatch|incorrect data|value is too (big|long)/i;
+
+/** Rows ClickHouse refused and skipped, with why (a value on chain must not stop the decoder at its block). */
+export interface Refused {
+  table: string;
+  row: unknown;
+  reason: string;
+}
+
+async function insertRows<T>(store: Store, table: string, values: T[], refused: Refused[]): Promise<void> {
+  if (values.length === 0) return;
+  try {
+    await store.client.insert<T>({ table, values, format: "JSONEachRow" });
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    // a store that does not answer fails the block (it is decoded again); a refused value costs its row only
+    if (!VALUE_REFUSED.test(reason)) throw e;
+    if (values.length === 1) {
+      refused.push({ table, row: values[0], reason: reason.slice(0, 300) });
+      return;
+    }
+    const half = Math.ceil(values.length / 2);
+    await insertRows(store, table, values.slice(0, half), refused);
+    await insertRows(store, table, values.slice(half), refused);
+  }
 }
 
 /** State first, events after: a reader bounded by the checkpoint sees neither until both are in. */
-export async function insertDecodedRows(store: Store, rows: DecodedRows): Promise<void> {
-  await insertRows(store, "account_interfaces", rows.account_interfaces);
-  await insertRows(store, "jetton_masters", rows.jetton_masters);
-  await insertRows(store, "jetton_wallets", rows.jetton_wallets);
-  await insertRows(store, "nft_collections", rows.nft_collections);
-  await insertRows(store, "nft_items", rows.nft_items);
-  await insertRows(store, "nft_sales", rows.nft_sales);
-  await insertRows(store, "jetton_transfers", rows.jetton_transfers);
-  await insertRows(store, "jetton_burns", rows.jetton_burns);
-  await insertRows(store, "nft_transfers", rows.nft_transfers);
+export async function insertDecodedRows(store: Store, rows: DecodedRows): Promise<Refused[]> {
+  const refused: Refused[] = [];
+  await insertRows(store, "account_interfaces", rows.account_interfaces, refused);
+  await insertRows(store, "jetton_masters", rows.jetton_masters, refused);
+  await insertRows(store, "jetton_wallets", rows.jetton_wallets, refused);
+  await insertRows(store, "nft_collections", rows.nft_collections, refused);
+  await insertRows(store, "nft_items", rows.nft_items, refused);
+  await insertRows(store, "nft_sales", rows.nft_sales, refused);
+  await insertRows(store, "jetton_transfers", rows.jetton_transfers, refused);
+  await insertRows(store, "jetton_burns", rows.jetton_burns, refused);
+  await insertRows(store, "nft_transfers", rows.nft_transfers, refused);
+  return refused;
 }
