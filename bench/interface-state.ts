@@ -3,13 +3,15 @@
 // EmulatorPool of one process, the replayed mainnet block's full config, as a decoder would run
 // them). Over the fixture contracts' code and BENCH_ACCOUNTS data cells each, built with the
 // storers from varied values; both paths must give the same state for every account. Prints µs per
-// account and the ratio, in one run.
+// account and the ratio, in one run: wall time (medians: what a caller waits) and CPU time (this
+// process and the emulator's, from /proc: what it costs, which a busy shared machine blurs less).
 //
 //   npm run bench:interface-state        (BENCH_ACCOUNTS=100, BENCH_ROUNDS=20 rounds of the precompiled path)
 import { Address, beginCell, Cell, Dictionary, getMethodId, parseTuple, type Builder } from "@ton/core";
 import * as C from "@tongate/contracts";
 import { EmulatorPool, runGetMethod } from "@tongate/emulator";
 import { installSpeedShims } from "@tongate/ton";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { contractCode, contractLibrary, replayBlock } from "../packages/contracts/test/fixtures.js";
 
@@ -147,22 +149,44 @@ const CASES: Case[] = [
 ];
 
 const emulator = new EmulatorPool({ size: 1 });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** CPU time (µs) this process has used. */
+const selfCpu = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+/** CPU time (µs) the running children of this process (the emulator's) have used: /proc, Linux only. */
+function childrenCpu(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10_000; // USER_HZ = 100
+}
 const known = (name: string) => C.contractByCodeHash(contractCode(name).hash().toString("base64"))!;
 const plain = (x: unknown): string => JSON.stringify(x, (_, v) => (typeof v === "bigint" ? `${v}n` : v instanceof Cell ? `cell:${v.hash().toString("hex")}` : Address.isAddress(v) ? v.toRawString() : v));
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; load average at start ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
-console.log(`${ACCOUNTS} accounts per contract; the precompiled path ${ROUNDS} rounds, the emulator one (a pool of one process, the block's full config)\n`);
+console.log(`${ACCOUNTS} accounts per contract; µs per account: the precompiled path's median of ${ROUNDS} rounds, the emulator's median account (a pool of one process, the block's full config)\n`);
 
 const rows: string[][] = [];
-let [totalPre, totalEmu, totalAccounts] = [0, 0, 0];
+const total = { pre: 0, emu: 0, preCpu: 0, emuCpu: 0 };
+const ratio = (slow: number, fast: number) => `${Math.round(slow / fast).toLocaleString("en")}×`;
 try {
   for (const c of CASES) {
     const k = known(c.contract);
     const datas = Array.from({ length: ACCOUNTS }, (_, i) => c.data(i));
     const ctx: C.ReadStateContext = { code: c.code, now: NOW, config };
 
-    // Warm-up of both paths (JIT, the emulator's process and code cache).
-    for (const data of datas.slice(0, 5)) C.readStateByCode(k, data, ctx);
     const runs = { count: 0 };
     const run = (data: Cell): C.GetMethodRunner => async (method) => {
       runs.count++;
@@ -182,25 +206,40 @@ try {
       if (!r.success) throw new Error(`${method}: ${r.error}`);
       return r.exitCode === 0 && r.stack ? parseTuple(r.stack) : null;
     };
-    await C.readStateByGetMethods(k, run(datas[0]!));
 
-    const t0 = performance.now();
-    const precompiled = [];
-    for (let round = 0; round < ROUNDS; round++) for (const data of datas) precompiled.push(C.readStateByCode(k, data, ctx));
-    const pre = ((performance.now() - t0) * 1000) / (ROUNDS * ACCOUNTS);
+    // Warm-up of both paths (JIT, the emulator's process and code cache), then medians: the
+    // machine is shared, and a neighbour's burst should not be one path's figure.
+    const precompiled = datas.map((data) => C.readStateByCode(k, data, ctx));
+    await C.readStateByGetMethods(k, run(datas[0]!));
+    const perRound: number[] = [];
+    const cpu0 = selfCpu();
+    for (let round = 0; round < ROUNDS; round++) {
+      const t0 = performance.now();
+      for (const data of datas) C.readStateByCode(k, data, ctx);
+      perRound.push(((performance.now() - t0) * 1000) / ACCOUNTS);
+    }
+    const pre = median(perRound);
+    const preCpu = (selfCpu() - cpu0) / (ROUNDS * ACCOUNTS);
 
     runs.count = 0;
-    const t1 = performance.now();
     const emulated = [];
-    for (const data of datas) emulated.push(await C.readStateByGetMethods(k, run(data)));
-    const emu = ((performance.now() - t1) * 1000) / ACCOUNTS;
+    const perAccount: number[] = [];
+    const [cpu1, child1] = [selfCpu(), childrenCpu()];
+    for (const data of datas) {
+      const t1 = performance.now();
+      emulated.push(await C.readStateByGetMethods(k, run(data)));
+      perAccount.push((performance.now() - t1) * 1000);
+    }
+    const emu = median(perAccount);
+    const emuCpu = (selfCpu() - cpu1 + childrenCpu() - child1) / ACCOUNTS;
 
     for (const [i, st] of emulated.entries()) if (plain(st) !== plain(precompiled[i])) throw new Error(`${c.contract} #${i}: the two paths differ`);
-    totalPre += pre * ACCOUNTS;
-    totalEmu += emu * ACCOUNTS;
-    totalAccounts += ACCOUNTS;
-    rows.push([c.label, String(runs.count / ACCOUNTS), pre.toFixed(1), emu.toFixed(0), `${Math.round(emu / pre).toLocaleString("en")}×`]);
-    console.log(`${c.label}: precompiled ${pre.toFixed(1)} µs, emulator ${emu.toFixed(0)} µs per account`);
+    total.pre += pre;
+    total.emu += emu;
+    total.preCpu += preCpu;
+    total.emuCpu += emuCpu;
+    rows.push([c.label, String(runs.count / ACCOUNTS), pre.toFixed(1), emu.toFixed(0), ratio(emu, pre), preCpu.toFixed(1), emuCpu.toFixed(0), ratio(emuCpu, preCpu)]);
+    console.log(`${c.label}: precompiled ${pre.toFixed(1)} µs (CPU ${preCpu.toFixed(1)}), emulator ${emu.toFixed(0)} µs (CPU ${emuCpu.toFixed(0)}) per account`);
   }
 } finally {
   // The pool's processes are unref'd: keep the loop up until they have exited.
@@ -209,8 +248,9 @@ try {
   clearInterval(alive);
 }
 
-const header = ["contract", "get-methods", "precompiled µs/account", "emulator µs/account", "ratio"];
-rows.push(["all", "", (totalPre / totalAccounts).toFixed(1), (totalEmu / totalAccounts).toFixed(0), `${Math.round(totalEmu / totalPre).toLocaleString("en")}×`]);
+const header = ["contract", "get-methods", "precompiled µs", "emulator µs", "ratio", "precompiled CPU µs", "emulator CPU µs", "CPU ratio"];
+const n = CASES.length;
+rows.push(["mean of the contracts", "", (total.pre / n).toFixed(1), (total.emu / n).toFixed(0), ratio(total.emu, total.pre), (total.preCpu / n).toFixed(1), (total.emuCpu / n).toFixed(0), ratio(total.emuCpu, total.preCpu)]);
 console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);
 console.log(`\nload average at end ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
