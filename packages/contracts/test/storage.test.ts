@@ -1,6 +1,7 @@
 // Storage loaders on real account states (the accounts of a mainnet block), checked against what
-// the contracts' own get-methods answer in TON's emulator; and storers whose data cells the
-// fixtures' compiled contracts read as the samples say.
+// the contracts' own get-methods answer in TON's emulator; storers whose data cells the fixtures'
+// compiled contracts read as the samples say; and the precompiled readers, which must answer what
+// the get-methods of every fixture contract they cover answer, field by field.
 import { beginCell, Cell, Dictionary, getMethodId, parseTuple, type Builder, type Slice, type TupleItem } from "@ton/core";
 import { afterAll, describe, expect, it } from "vitest";
 import * as C from "@tongate/contracts";

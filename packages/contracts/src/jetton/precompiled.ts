@@ -22,8 +22,37 @@ export interface JettonWalletState {
 }
 
 const sha256 = (s: string) => BigInt(`0x${createHash("sha256").update(s).digest("hex")}`);
+
+/**
+ * A dictionary of fixed 256-bit keys as a template: its cells with a placeholder in each value's
+ * place. The keys alone decide the labels and forks, so filling in the values gives the cells
+ * serializing the whole dictionary would, without building it again for every account.
+ */
+function dictTemplate(keys: bigint[]): (values: Cell[]) => Cell {
+  const placeholders = keys.map((_, i) => beginCell().storeUint(0xdead, 16).storeUint(i, 8).endCell());
+  const dict = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
+  keys.forEach((k, i) => dict.set(k, placeholders[i]!));
+  const root = beginCell().storeDictDirect(dict).endCell();
+  // The serializer stores the value cells themselves: found by identity.
+  const slot = new Map(placeholders.map((p, i) => [p, i]));
+  const fill = (c: Cell, values: Cell[]): Cell => {
+    const b = beginCell().storeBits(c.bits);
+    for (const r of c.refs) {
+      const i = slot.get(r);
+      b.storeRef(i === undefined ? fill(r, values) : values[i]!);
+    }
+    return b.endCell();
+  };
+  return (values) => fill(root, values);
+}
+
 const URI_KEY = sha256("uri");
-const DECIMALS_KEY = sha256("decimals");
+const URI_ONLY = dictTemplate([URI_KEY]);
+const URI_AND_DECIMALS = dictTemplate([URI_KEY, sha256("decimals")]);
+
+/** A snake value: 0x00 then the bytes (with the refs the value goes on in). */
+const snake = (value: Cell) => beginCell().storeUint(0, 8).storeSlice(value.beginParse()).endCell();
+const DECIMALS = new Map(["6", "9"].map((d) => [d, snake(beginCell().storeStringTail(d).endCell())]));
 
 /**
  * The Jetton 2.0 family's build_content_cell: TEP-64 on-chain content (0x00 then a dictionary) of
@@ -32,10 +61,9 @@ const DECIMALS_KEY = sha256("decimals");
  */
 export function jettonContentFromUri(metadataUri: Cell, decimals: string | null): Cell | null {
   if (metadataUri.bits.length + 8 > 1023) return null;
-  const dict = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
-  dict.set(URI_KEY, beginCell().storeUint(0, 8).storeSlice(metadataUri.beginParse()).endCell());
-  if (decimals !== null) dict.set(DECIMALS_KEY, beginCell().storeUint(0, 8).storeStringTail(decimals).endCell());
-  return beginCell().storeUint(0, 8).storeDict(dict).endCell();
+  const uri = snake(metadataUri);
+  const dict = decimals === null ? URI_ONLY([uri]) : URI_AND_DECIMALS([uri, DECIMALS.get(decimals) ?? snake(beginCell().storeStringTail(decimals).endCell())]);
+  return beginCell().storeUint(0, 8).storeBit(1).storeRef(dict).endCell();
 }
 
 function reference(data: Cell): JettonMasterState {

@@ -6,6 +6,11 @@ import type { ReadStateContext } from "../precompiled.js";
 import type { WhalesPoolParams, WhalesPoolStatus, WhalesStakingStatus } from "./get-methods.js";
 import { loadWhalesPoolStorage, type WhalesProxyState } from "./storage.js";
 
+/**
+ * The pool-wide get-methods. A member's get_member(address) is left to the emulator: it applies
+ * the pool's profit since the member's last operation (member_update_balance) to what
+ * loadWhalesMembers(membersRaw) holds.
+ */
 export interface WhalesPoolState {
   kind: "whales_pool";
   owner: Address | null;
