@@ -58,13 +58,17 @@ export async function decidePending(store: Store, verdicts: Verdicts, rows: Deco
   return decided;
 }
 
-/** The events of wallets and items confirmed late, written again as confirmed at the deciding block. */
+/**
+ * The events of wallets and items confirmed late, written again as confirmed at the deciding block.
+ * The unconfirmed rows are chosen in a subquery: ClickHouse resolves a name in WHERE to a SELECT
+ * alias first, so beside `1 AS confirmed` a `confirmed = 0` of the same SELECT would read 1 = 0.
+ */
 export async function confirmEvents(store: Store, decided: Decided, mcSeqno: number): Promise<void> {
   for (const { jetton, addresses } of decided.jettonWallets) {
     for (const table of ["jetton_transfers", "jetton_burns"]) {
       await store.client.command({
         query: `INSERT INTO ${table} SELECT * REPLACE (1 AS confirmed, {mc:UInt32} AS mc_seqno)
-                  FROM ${table} FINAL WHERE jetton_master = {jetton:String} AND jetton_wallet IN {wallets:Array(String)} AND confirmed = 0`,
+                  FROM (SELECT * FROM ${table} FINAL WHERE jetton_master = {jetton:String} AND jetton_wallet IN {wallets:Array(String)} AND confirmed = 0)`,
         query_params: { mc: mcSeqno, jetton, wallets: addresses },
       });
     }
@@ -72,7 +76,7 @@ export async function confirmEvents(store: Store, decided: Decided, mcSeqno: num
   for (const { collection, addresses } of decided.nftItems) {
     await store.client.command({
       query: `INSERT INTO nft_transfers SELECT * REPLACE (1 AS confirmed, {mc:UInt32} AS mc_seqno)
-                FROM nft_transfers FINAL WHERE nft_collection = {collection:String} AND nft_address IN {items:Array(String)} AND confirmed = 0`,
+                FROM (SELECT * FROM nft_transfers FINAL WHERE nft_collection = {collection:String} AND nft_address IN {items:Array(String)} AND confirmed = 0)`,
       query_params: { mc: mcSeqno, collection, items: addresses },
     });
   }
