@@ -3,7 +3,7 @@
 // block (a restart before its checkpoint) adds nothing (real chDB).
 import { openStore, select, type Store } from "@tongate/store";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { confirmEvents } from "../src/pending.js";
+import { confirmEvents, decidePending } from "../src/pending.js";
 import { emptyRows, type EventTransaction } from "../src/rows.js";
 import { DECODER_MIGRATIONS } from "../src/service.js";
 import { insertDecodedRows } from "../src/write.js";
@@ -42,4 +42,37 @@ it("confirms the pending events of the wallets and items decided, at the decidin
   // the unconfirmed row and one confirmed copy, whatever merges have done
   const copies = await select<{ n: string }>(store, "SELECT count() AS n FROM (SELECT DISTINCT * FROM jetton_transfers WHERE jetton_wallet = '0:A1')", {});
   expect(copies).toEqual([{ n: "2" }]);
+});
+
+it("a block decoded again after a restart confirms the events its first attempt decided, though a merge removed the pending row", async () => {
+  const [master, wallet] = [`0:${"DD".repeat(32)}`, `0:${"D1".repeat(32)}`];
+  const rows = emptyRows();
+  const version = { code_hash: "", data_hash: "", last_transaction_lt: "40", last_transaction_now: 40 };
+  const pendingRow = { ...version, jetton: master, owner: `0:${"01".repeat(32)}`, address: wallet, balance: "0", verdict: "pending" as const, mintless_is_claimed: null, mintless_amount: null, mintless_start_from: null, mintless_expire_at: null, mc_seqno: 3 };
+  rows.jetton_wallets.push(pendingRow);
+  rows.jetton_transfers.push({ ...tx(41, 0), jetton_master: master, jetton_wallet: wallet, query_id: "5", amount: "0", source: "0:01", destination: "0:02", response_destination: null, custom_payload: null, forward_ton_amount: "0", forward_payload: null, comment: null });
+  await insertDecodedRows(store, rows);
+
+  // block 9 brings the master: decoded once, its rows written, killed before its events are confirmed
+  const block9 = () => {
+    const r = emptyRows();
+    r.jetton_masters.push({ ...version, last_transaction_lt: "90", address: master, total_supply: "0", mintable: true, admin_address: null, jetton_content: "{}", jetton_wallet_code_hash: "", custom_payload_api_uri: [], mc_seqno: 9 });
+    return r;
+  };
+  const verdicts = { jettonWallet: () => Promise.resolve("confirmed" as const), nftItem: () => Promise.resolve("confirmed" as const) };
+  const first = block9();
+  expect(await decidePending(store, verdicts, first, 9)).toEqual({ jettonWallets: [{ jetton: master, addresses: [wallet] }], nftItems: [] });
+  await insertDecodedRows(store, first);
+  // a merge keeps the deciding row of the wallet's version, the pending one is gone
+  await store.client.command({ query: "OPTIMIZE TABLE jetton_wallets FINAL" });
+  expect(await select(store, "SELECT verdict, mc_seqno FROM jetton_wallets WHERE address = {wallet:String}", { wallet })).toEqual([{ verdict: "confirmed", mc_seqno: 9 }]);
+
+  // the restart decodes block 9 again
+  const again = block9();
+  const decided = await decidePending(store, verdicts, again, 9);
+  expect(decided.jettonWallets).toEqual([{ jetton: master, addresses: [wallet] }]);
+  expect(again.jetton_wallets).toMatchObject([{ address: wallet, verdict: "confirmed", mc_seqno: 9, last_transaction_lt: "40" }]);
+  await insertDecodedRows(store, again);
+  await confirmEvents(store, decided, 9);
+  expect(await select(store, "SELECT confirmed, mc_seqno FROM jetton_transfers FINAL WHERE jetton_wallet = {wallet:String}", { wallet })).toEqual([{ confirmed: 1, mc_seqno: 9 }]);
 });
