@@ -38,20 +38,26 @@ const FALLBACK_MS = 20_000;
 const TABLES = ["account_interfaces", "jetton_masters", "jetton_wallets", "nft_collections", "nft_items", "nft_sales", "jetton_transfers", "jetton_burns", "nft_transfers"];
 const dir = mkdtempSync(join(tmpdir(), "tongate-decoder-crash-"));
 const globalConfig = join(dir, "global-config.json");
+/** Each decoder run's output is kept in <dir>/decoder-<n>.log, to read after a failure. */
+let runNumber = 0;
 let net: Localnet;
 let clickhouse: ClickHouseHttp;
 let store: Store;
 let indexer: ChildProcess | undefined;
 let decoder: ChildProcess | undefined;
+/** Set when the test ends: the chain stops sealing (before the localnet closes). */
+let stopping = false;
+let activity: Promise<unknown> | undefined;
 /** The decoder's writes as they reach the server: what the running test does with each. */
 let onDecoderWrite: ((w: DecoderWrite) => "run" | "drop") | undefined;
 
-type DecoderWrite = { kind: "rows"; table: string } | { kind: "checkpoint" };
+/** `select`: an INSERT … SELECT, the decoder writing again, confirmed, the events of wallets or items decided late. */
+type DecoderWrite = { kind: "rows"; table: string; select: boolean } | { kind: "checkpoint" };
 
 /** A statement the server received, if it is one of the decoder's writes: rows into its tables, or its checkpoint. */
 function decoderWrite(sql: string): DecoderWrite | undefined {
   const table = /^\s*INSERT INTO\s+`?(\w+)/i.exec(sql)?.[1];
-  if (table && TABLES.includes(table)) return { kind: "rows", table };
+  if (table && TABLES.includes(table)) return { kind: "rows", table, select: /^\s*INSERT INTO\s+`?\w+`?\s+SELECT/i.test(sql) };
   if (table === "indexer_checkpoints" && sql.includes('"name":"decoder"')) return { kind: "checkpoint" };
   return undefined;
 }
@@ -88,6 +94,7 @@ async function tokenActivity(more: () => boolean): Promise<number> {
       .endCell();
   // a pause, and now and then an empty block
   const pause = async () => {
+    if (stopping) throw new Error("the test ended");
     await sleep(150);
     if (random() < 0.3) await net.chain.seal();
   };
@@ -108,31 +115,31 @@ async function tokenActivity(more: () => boolean): Promise<number> {
 
   const collection = await deploy(admin, "nft-collection", nftCollectionData({ owner: admin.address, nextItemIndex: 0n, content: onchainContent({ name: "Crash NFTs" }), commonContent: "https://example.org/crash/", itemCode: code["nft-item"] }));
   const owners = [admin, holder];
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 2; i++) {
     await admin.send({ to: collection, value: toNano("0.2"), body: deployItemBody({ index: BigInt(i), ton: toNano("0.05"), owner: owners[i % 2]!.address, content: `${i}.json` }) });
   }
-  const items = await Promise.all([0n, 1n, 2n, 3n].map(async (i) => (await runGetMethod(net, collection, "get_nft_address_by_index", [{ type: "int", value: i }])).readAddress()));
+  const items = await Promise.all([0n, 1n].map(async (i) => (await runGetMethod(net, collection, "get_nft_address_by_index", [{ type: "int", value: i }])).readAddress()));
   // an item its collection did not make: denied
   await deploy(holder, "nft-item", nftItemData({ index: 1n, collection, owner: holder.address, content: snake(Buffer.from("1.json")) }));
   await pause();
 
   const holders = items.map((_, i) => i % 2);
-  for (let round = 0; round < 8; round++) {
+  for (let round = 0; round < 4; round++) {
     const q = BigInt(100 + round);
     await admin.send({ to: adminWallet, value: toNano("0.3"), body: transfer({ queryId: q, amount: 1000n + BigInt(round), to: holder.address, back: admin.address, comment: `round ${round}` }) });
     await holder.send({ to: holderWallet, value: toNano("0.3"), body: transfer({ queryId: q, amount: 7n, to: admin.address, back: holder.address }) });
     // an item passed on by whoever holds it now
-    const i = round % 4;
+    const i = round % 2;
     const [from, to] = [owners[holders[i]!]!, owners[1 - holders[i]!]!];
     await from.send({ to: items[i]!, value: toNano("0.1"), body: nftTransferBody({ newOwner: to.address, responseTo: from.address, queryId: q }) });
     holders[i] = 1 - holders[i]!;
     await pause();
     // the test wallet has no burn: the burn is an aborted transaction, still an event
-    if (round === 3) await admin.send({ to: adminWallet, value: toNano("0.2"), body: beginCell().store(storeJettonBurn({ queryId: 66n, amount: 10n, responseDestination: admin.address, customPayload: null })).endCell() }).catch(() => undefined);
+    if (round === 1) await admin.send({ to: adminWallet, value: toNano("0.2"), body: beginCell().store(storeJettonBurn({ queryId: 66n, amount: 10n, responseDestination: admin.address, customPayload: null })).endCell() }).catch(() => undefined);
     // the early wallet's master arrives: the wallets it made are confirmed, and their transfer
-    if (round === 5) await admin.deploy(lateMaster, toNano("0.2"));
+    if (round === 2) await admin.deploy(lateMaster, toNano("0.2"));
   }
-  for (let i = 0; more() && i < 1000; i++) {
+  for (let i = 0; more() && !stopping && i < 1000; i++) {
     await sleep(1000);
     await net.chain.seal();
   }
@@ -153,6 +160,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  stopping = true;
+  await activity?.catch(() => undefined);
   for (const child of [decoder, indexer]) if (child) await signalAndWait(child, "SIGKILL");
   await store?.close();
   await clickhouse?.close();
@@ -167,6 +176,8 @@ type Kill =
   | { kind: "after-block"; blocks: number; ms: number }
   /** when its `nth` insert of rows reaches the server; `drop`: that insert is not run */
   | { kind: "insert"; nth: number; drop: boolean }
+  /** when its first INSERT … SELECT (events confirmed late) reaches the server; `drop`: it is not run */
+  | { kind: "confirm"; drop: boolean }
   /** when its `nth` checkpoint reaches the server, which does not run it: the block's rows are written, its checkpoint not */
   | { kind: "checkpoint"; nth: number };
 
@@ -189,9 +200,10 @@ interface Run {
 
 /**
  * The decoder alone on the server until /healthz says its checkpoint reached `head()` (then it is
- * stopped with SIGTERM), or killed with SIGKILL as `kill` says.
+ * stopped with SIGTERM), or killed with SIGKILL as `kill` says — or, with `confirm`, at its first
+ * INSERT … SELECT (the block that confirms the early wallet's events) if that comes first.
  */
-function decode(keyIndexDir: string, head: () => number | undefined, chainRunning: () => boolean, kill?: Kill): Promise<Run> {
+function decode(keyIndexDir: string, head: () => number | undefined, chainRunning: () => boolean, kill?: Kill, confirm?: Extract<Kill, { kind: "confirm" }>): Promise<Run> {
   const started = Date.now();
   const child = spawn(
     process.execPath,
@@ -205,32 +217,31 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
   let poll: NodeJS.Timeout | undefined;
   let firstDecodedMs: number | undefined;
   let done = false;
-  let killed = false;
-  /** what killed the run: its planned moment, or the fallback of a kill at a write that did not come */
-  let trigger: Run["trigger"];
-  let at: string | undefined;
-  const sigkill = (by: Run["trigger"]) => {
-    killed = true;
-    trigger = by;
+  /** the kill that landed, and what triggered it: its planned moment, or the fallback of a kill at a write that did not come */
+  let landed: { kill: Kill; trigger: NonNullable<Run["trigger"]>; at?: string } | undefined;
+  const sigkill = (how: NonNullable<typeof landed>) => {
+    landed ??= how;
     child.kill("SIGKILL");
   };
-  const arm = (ms: number, by: Run["trigger"] = "planned") => (timer ??= setTimeout(() => sigkill(by), ms));
+  const arm = (ms: number, trigger: NonNullable<Run["trigger"]> = "planned") => (timer ??= setTimeout(() => sigkill({ kill: kill!, trigger }), ms));
   if (kill?.kind === "startup") arm(kill.ms);
-  if (kill?.kind === "insert" || kill?.kind === "checkpoint") {
-    let inserts = 0;
-    let checkpoints = 0;
-    let rowsSinceCheckpoint = false;
-    onDecoderWrite = (w) => {
-      if (killed) return "run";
-      // the checkpoints that count are those of blocks with rows
-      const hit = w.kind === "rows" ? kill.kind === "insert" && ++inserts === kill.nth : kill.kind === "checkpoint" && rowsSinceCheckpoint && ++checkpoints === kill.nth;
-      rowsSinceCheckpoint = w.kind === "rows";
-      if (!hit) return "run";
-      at = w.kind === "rows" ? w.table : "indexer_checkpoints";
-      sigkill("planned");
-      return kill.kind === "checkpoint" || kill.drop ? "drop" : "run";
-    };
-  } else onDecoderWrite = undefined;
+  let inserts = 0;
+  let checkpoints = 0;
+  let rowsSinceCheckpoint = false;
+  onDecoderWrite = (w) => {
+    if (landed) return "run";
+    const at = w.kind === "rows" ? w.table : "indexer_checkpoints";
+    if (confirm && w.kind === "rows" && w.select) {
+      sigkill({ kill: confirm, trigger: "planned", at });
+      return confirm.drop ? "drop" : "run";
+    }
+    // the checkpoints that count are those of blocks with rows
+    const hit = w.kind === "rows" ? kill?.kind === "insert" && ++inserts === kill.nth : kill?.kind === "checkpoint" && rowsSinceCheckpoint && ++checkpoints === kill.nth;
+    rowsSinceCheckpoint = w.kind === "rows";
+    if (!hit) return "run";
+    sigkill({ kill: kill!, trigger: "planned", at });
+    return kill!.kind === "checkpoint" || (kill!.kind === "insert" && kill!.drop) ? "drop" : "run";
+  };
   const watch = (url: string) => {
     poll = setInterval(() => {
       fetch(`${url}/healthz`)
@@ -238,7 +249,7 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
         .then((h) => {
           const decoded = h.detail?.decoder?.decodedSeqno ?? 0;
           const last = head();
-          if (last !== undefined && decoded >= last && !done && !killed) {
+          if (last !== undefined && decoded >= last && !done && !landed) {
             done = true;
             clearInterval(poll);
             child.kill("SIGTERM");
@@ -271,9 +282,10 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
         .filter((l) => l.startsWith("{"))
         .map((l) => JSON.parse(l) as { msg: string; mcSeqno?: number; rows?: number })
         .filter((l) => l.msg === "decoded");
-      const run = { kill, signal, decoded: lines.map((l) => l.mcSeqno!), rows: lines.map((l) => l.rows!), ms: Date.now() - started, firstDecodedMs, chainRunning: chainRunning(), trigger, at };
-      if (killed && signal === "SIGKILL") resolve(run);
-      else if (done && !killed && (code === 0 || signal === "SIGTERM")) resolve({ ...run, kill: undefined, signal: null });
+      writeFileSync(join(dir, `decoder-${++runNumber}.log`), `${JSON.stringify(kill)} ${JSON.stringify(confirm)}\n${out}\n${err}`);
+      const run = { signal, decoded: lines.map((l) => l.mcSeqno!), rows: lines.map((l) => l.rows!), ms: Date.now() - started, firstDecodedMs, chainRunning: chainRunning() };
+      if (landed && signal === "SIGKILL") resolve({ ...run, ...landed });
+      else if (done && !landed && (code === 0 || signal === "SIGTERM")) resolve({ ...run, signal: null });
       else reject(new Error(`tongate serve --service decoder exited ${code ?? signal} (kill: ${JSON.stringify(kill)}):\n${err}\n${out.slice(-4000)}`));
     });
   });
@@ -318,9 +330,9 @@ async function rowsPastCheckpoint(): Promise<number> {
   return n;
 }
 
-/** The seeded kinds of kill, in a seeded order, at least two of each. */
+/** The seeded kinds of kill (the kill at the confirmation of late events aside), in a seeded order, at least two of each. */
 function killPlan(random: () => number): Kill["kind"][] {
-  const kinds: Kill["kind"][] = ["startup", "startup", "after-block", "after-block", "after-block", "insert", "insert", "insert", "checkpoint", "checkpoint"];
+  const kinds: Kill["kind"][] = ["startup", "startup", "after-block", "after-block", "insert", "insert", "insert", "checkpoint", "checkpoint"];
   for (let i = kinds.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [kinds[i], kinds[j]] = [kinds[j]!, kinds[i]!];
@@ -341,6 +353,8 @@ function landing(r: Run, cp: number, past: number): string {
       return `${k.drop ? "before" : "after"} its insert into ${r.at} of block ${cp + 1}`;
     case "checkpoint":
       return `between the rows of block ${cp + 1} and its checkpoint`;
+    case "confirm":
+      return `${k.drop ? "before" : "after"} the confirmation of late-decided events (${r.at}) in block ${cp + 1}`;
   }
 }
 
@@ -357,13 +371,15 @@ describe("the decoder killed with SIGKILL while the chain runs", () => {
     const landed: { kind: Kill["kind"]; trigger: Run["trigger"]; past: number; chainRunning: boolean; where: string }[] = [];
     let head: number | undefined;
     // the chain seals blocks until the last kill has landed
-    const activity = tokenActivity(() => landed.length < KILLS).then((h) => (head = h));
+    activity = tokenActivity(() => landed.length < KILLS).then((h) => (head = h));
+    activity.catch(() => undefined);
     let startupMs = 3000;
     for (let attempt = 0; ; attempt++) {
       if (attempt > 30) throw new Error(`no completion after ${attempt} runs: ${JSON.stringify(runs)}`);
       // a run goes a few blocks further than the last before it is killed, so that the kills
-      // spread over the chain's token blocks (a startup's kill over its first block or two)
-      const kind = plan[landed.length];
+      // spread over the chain's token blocks; every run until then is killed at the
+      // confirmation of late events if it gets there
+      const kind = plan[landed.filter((l) => l.kind !== "confirm").length];
       const kill: Kill | undefined =
         kind === "startup"
           ? { kind, ms: 100 + random() * startupMs * 1.2 }
@@ -374,13 +390,15 @@ describe("the decoder killed with SIGKILL while the chain runs", () => {
               : kind === "checkpoint"
                 ? { kind, nth: 1 + Math.floor(random() * 5) }
                 : undefined;
-      const r = await decode(join(dir, "keys-killed"), () => head, () => head === undefined, kill);
+      const confirm = landed.some((l) => l.kind === "confirm") ? undefined : { kind: "confirm" as const, drop: random() < 0.5 };
+      const r = await decode(join(dir, "keys-killed"), () => head, () => head === undefined, kill, confirm);
       runs.push(r);
       if (r.firstDecodedMs !== undefined) startupMs = r.firstDecodedMs;
       if (r.signal !== "SIGKILL") break;
       const cp = (await getCheckpoint(store, "decoder")) ?? 0;
       const past = await rowsPastCheckpoint();
       landed.push({ kind: r.kill!.kind, trigger: r.trigger, past, chainRunning: r.chainRunning, where: landing(r, cp, past) });
+      if (process.env.TONGATE_CRASH_VERBOSE) console.log(`kill ${landed.length} after ${r.ms} ms (${Date.now() - t0} ms in): ${landed.at(-1)!.where}`);
     }
     await activity;
     const killedMs = Date.now() - t0;
@@ -410,20 +428,21 @@ describe("the decoder killed with SIGKILL while the chain runs", () => {
     expect(betweenRowsAndCheckpoint.length).toBeGreaterThanOrEqual(1);
     for (const l of betweenRowsAndCheckpoint) expect(l.past, l.where).toBeGreaterThan(0);
     expect(landed.filter((l) => l.kind === "insert" && l.trigger === "planned").length).toBeGreaterThanOrEqual(1);
+    expect(landed.filter((l) => l.kind === "confirm")).toMatchObject([{ trigger: "planned" }]);
 
     // the scenario is what the decoder is meant to decide: a denied wallet and item, the early
     // wallet's and its transfer's confirmation, an aborted burn
     const verdicts = (t: string) => a.tables[t]!.map((r) => (r as { verdict: string }).verdict).sort();
     expect(verdicts("jetton_wallets")).toEqual(["confirmed", "confirmed", "confirmed", "confirmed", "denied"]);
-    expect(verdicts("nft_items")).toEqual(["confirmed", "confirmed", "confirmed", "confirmed", "denied"]);
+    expect(verdicts("nft_items")).toEqual(["confirmed", "confirmed", "denied"]);
     expect(a.tables.jetton_masters).toHaveLength(2);
     expect(a.tables.jetton_transfers!.filter((r) => (r as { comment: string | null }).comment === "before the master")).toMatchObject([{ confirmed: 1 }]);
     expect(a.tables.jetton_burns).toMatchObject([{ transaction_aborted: true, query_id: "66" }]);
-    expect(a.tables.nft_transfers).toHaveLength(8);
+    expect(a.tables.nft_transfers).toHaveLength(4);
 
     expect(a.checkpoint).toBe(head);
     expect(b.checkpoint).toBe(head);
     for (const t of TABLES) expect(b.tables[t], t).toEqual(a.tables[t]);
     expect(b.keys).toEqual(a.keys);
-  }, 300_000);
+  }, 600_000);
 });
