@@ -2,7 +2,8 @@
 // server, --clickhouse-url) answered by the ClickHouse engine of chDB in this process, so a store in
 // server mode runs on the real engine over a real socket. `stall()` makes it a server that accepts
 // requests and never answers them (a hung ClickHouse); `resume()` answers again, the requests that
-// waited meanwhile included.
+// waited meanwhile included. `onStatement` sees each statement as it arrives, before it runs, and
+// may drop it (a client killed before sending it): a test kills a client at an exact statement.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -16,7 +17,12 @@ export interface ClickHouseHttp {
   close(): Promise<void>;
 }
 
-export async function startClickHouseHttp(): Promise<ClickHouseHttp> {
+export interface ClickHouseHttpOptions {
+  /** Called with each statement (the SQL, an insert's rows after it) as it arrives; "drop": it is not run and its connection is cut. */
+  onStatement?: (sql: string) => "run" | "drop";
+}
+
+export async function startClickHouseHttp(o: ClickHouseHttpOptions = {}): Promise<ClickHouseHttp> {
   const { Session } = await import("chdb");
   const session = new Session();
   let stalled = false;
@@ -31,6 +37,7 @@ export async function startClickHouseHttp(): Promise<ClickHouseHttp> {
     const body = Buffer.concat(chunks).toString("utf8");
     const inParams = url.searchParams.get("query");
     const sql = inParams === null ? body : `${inParams}\n${body}`;
+    if (o.onStatement?.(sql) === "drop") return void res.destroy();
     // settings and query parameters (param_x, in their text form) as a server takes them: SET before the statement
     const settings: string[] = [];
     for (const [k, v] of url.searchParams) {

@@ -2,6 +2,11 @@
 // decided when the master or collection is decoded — a new row of the same state (same lt) with the
 // verdict and the deciding block, and, when confirmed, their events written again as confirmed —
 // without rescanning history.
+//
+// A block decoded again after a restart (its rows written, its checkpoint not) decides again those
+// its first attempt decided: their pending row may be gone by then — a merge keeps one row per
+// version (the same lt), the deciding one — so they are found by their row of this block instead,
+// and their events are confirmed again (what the first attempt may not have done yet).
 import { Address } from "@ton/core";
 import { select, type Store } from "@tongate/store";
 import type { DecodedRows, JettonWalletRow, NftItemRow } from "./rows.js";
@@ -18,18 +23,22 @@ export interface Decided {
 
 const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "true";
 
-export async function decidePending(store: Store, verdicts: Verdicts, rows: DecodedRows, mcSeqno: number): Promise<Decided> {
+/** A wallet's or item's latest row at or before block `mcSeqno`: pending before it, or decided in it by an earlier attempt. */
+const undecided = (r: { verdict: string; mc_seqno: number }, mcSeqno: number): boolean => Number(r.mc_seqno) === mcSeqno || r.verdict === "pending";
+
+/** Decides the pending wallets and items of the masters and collections in `rows` (decoded at `mcSeqno`), adding their rows to `rows`. */
+export async function decidePending(store: Store, verdicts: Pick<Verdicts, "jettonWallet" | "nftItem">, rows: DecodedRows, mcSeqno: number): Promise<Decided> {
   const decided: Decided = { jettonWallets: [], nftItems: [] };
   const now = Math.floor(Date.now() / 1000);
   for (const m of rows.jetton_masters) {
     const pending = await select<JettonWalletRow>(
       store,
-      `SELECT * FROM jetton_wallets WHERE jetton = {jetton:String} AND mc_seqno < {mc:UInt32}
+      `SELECT * FROM jetton_wallets WHERE jetton = {jetton:String} AND mc_seqno <= {mc:UInt32}
         ORDER BY last_transaction_lt DESC, mc_seqno DESC LIMIT 1 BY address`,
       { jetton: m.address, mc: mcSeqno },
     );
     const confirmed: string[] = [];
-    for (const w of pending.filter((p) => p.verdict === "pending").slice(0, DECIDED_PER_PARENT)) {
+    for (const w of pending.filter((p) => undecided(p, mcSeqno)).slice(0, DECIDED_PER_PARENT)) {
       if (rows.jetton_wallets.some((r) => r.address === w.address)) continue; // decoded in this block already
       const verdict = await verdicts.jettonWallet(Address.parseRaw(m.address), Address.parseRaw(w.owner), Address.parseRaw(w.address), mcSeqno, now);
       if (verdict === "pending") continue;
@@ -41,12 +50,12 @@ export async function decidePending(store: Store, verdicts: Verdicts, rows: Deco
   for (const c of rows.nft_collections) {
     const pending = await select<NftItemRow>(
       store,
-      `SELECT * FROM nft_items WHERE collection_address = {collection:String} AND mc_seqno < {mc:UInt32}
+      `SELECT * FROM nft_items WHERE collection_address = {collection:String} AND mc_seqno <= {mc:UInt32}
         ORDER BY last_transaction_lt DESC, mc_seqno DESC LIMIT 1 BY address`,
       { collection: c.address, mc: mcSeqno },
     );
     const confirmed: string[] = [];
-    for (const i of pending.filter((p) => p.verdict === "pending").slice(0, DECIDED_PER_PARENT)) {
+    for (const i of pending.filter((p) => undecided(p, mcSeqno)).slice(0, DECIDED_PER_PARENT)) {
       if (rows.nft_items.some((r) => r.address === i.address)) continue;
       const verdict = await verdicts.nftItem(Address.parseRaw(c.address), BigInt(i.nft_index), Address.parseRaw(i.address), mcSeqno, now);
       if (verdict === "pending") continue;
@@ -58,13 +67,17 @@ export async function decidePending(store: Store, verdicts: Verdicts, rows: Deco
   return decided;
 }
 
-/** The events of wallets and items confirmed late, written again as confirmed at the deciding block. */
+/**
+ * The events of wallets and items confirmed late, written again as confirmed at the deciding block.
+ * The unconfirmed rows are chosen in a subquery: ClickHouse resolves a name in WHERE to a SELECT
+ * alias first, so beside `1 AS confirmed` a `confirmed = 0` of the same SELECT would read 1 = 0.
+ */
 export async function confirmEvents(store: Store, decided: Decided, mcSeqno: number): Promise<void> {
   for (const { jetton, addresses } of decided.jettonWallets) {
     for (const table of ["jetton_transfers", "jetton_burns"]) {
       await store.client.command({
         query: `INSERT INTO ${table} SELECT * REPLACE (1 AS confirmed, {mc:UInt32} AS mc_seqno)
-                  FROM ${table} FINAL WHERE jetton_master = {jetton:String} AND jetton_wallet IN {wallets:Array(String)} AND confirmed = 0`,
+                  FROM (SELECT * FROM ${table} FINAL WHERE jetton_master = {jetton:String} AND jetton_wallet IN {wallets:Array(String)} AND confirmed = 0)`,
         query_params: { mc: mcSeqno, jetton, wallets: addresses },
       });
     }
@@ -72,7 +85,7 @@ export async function confirmEvents(store: Store, decided: Decided, mcSeqno: num
   for (const { collection, addresses } of decided.nftItems) {
     await store.client.command({
       query: `INSERT INTO nft_transfers SELECT * REPLACE (1 AS confirmed, {mc:UInt32} AS mc_seqno)
-                FROM nft_transfers FINAL WHERE nft_collection = {collection:String} AND nft_address IN {items:Array(String)} AND confirmed = 0`,
+                FROM (SELECT * FROM nft_transfers FINAL WHERE nft_collection = {collection:String} AND nft_address IN {items:Array(String)} AND confirmed = 0)`,
       query_params: { mc: mcSeqno, collection, items: addresses },
     });
   }

@@ -109,7 +109,9 @@ export class DecoderRun {
     this.s.accountsFailed += failures.length + refused.length;
     for (const f of failures.slice(0, 3)) this.o.log.debug({ account: f.account, mcSeqno }, `decoder: state not read: ${f.reason}`);
     const count = Object.values(rows).reduce((n, r: unknown[]) => n + r.length, 0);
-    this.o.onBlock?.(mcSeqno, performance.now() - started, count);
+    const ms = performance.now() - started;
+    this.o.log.debug({ mcSeqno, rows: count, ms: Math.round(ms) }, "decoded");
+    this.o.onBlock?.(mcSeqno, ms, count);
   }
 
   private async advance(mcSeqno: number): Promise<void> {
