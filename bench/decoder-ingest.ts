@@ -16,6 +16,8 @@
 //   BENCH_GENERATE_ONLY=1: generate the chain and stop
 //   BENCH_TONGATE_NODE_OPTIONS: node flags of the measured `tongate start` (e.g. --cpu-prof)
 //   BENCH_START_ARGS: more flags for it (e.g. "--parse-workers 1")
+//   BENCH_PROFILE=1: then the decoder alone over the last "off" store, its time by phase
+//   (bench/support/decoder-profile.ts; BENCH_PROFILE_NODE_OPTIONS=--cpu-prof for a profile of it)
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -35,6 +37,10 @@ const params: TokenChainParams = {
 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 250);
+/** BENCH_PROFILE=1: after the rounds, the decoder alone over the last "off" round's store, its time by phase */
+const PROFILE = !!process.env.BENCH_PROFILE;
+/** node flags of that process (e.g. --cpu-prof) */
+const PROFILE_NODE_OPTIONS = (process.env.BENCH_PROFILE_NODE_OPTIONS ?? "").split(" ").filter(Boolean);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const chainDir = join(root, "bench", ".cache", `decoder-chain-s${params.senders}-t${params.transfers}-i${params.itemsPerSender}-h${params.holders}`);
 const doneFile = join(chainDir, "complete.json");
@@ -47,6 +53,12 @@ console.log(
   `chain ${chainDir}: ${chain.jettonTransfers} jetton and ${chain.nftTransfers} NFT transfers (${chain.failedTransactions} failed transactions), ${chain.transactions} transactions in ${chain.mcSeqno} masterchain and ${chain.shardBlocks} shard blocks; transfers from block ${chain.firstTransferSeqno}; generated in ${chain.generateSeconds} s`,
 );
 if (process.env.BENCH_GENERATE_ONLY) process.exit(0);
+
+// the child processes, stopped if the bench fails half-way
+const children = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+});
 
 // The chain served by a liteserver in its own process (it opens the store: no replay).
 const tmp = mkdtempSync(join(os.tmpdir(), "tongate-decoder-ingest-"));
@@ -63,6 +75,7 @@ const server = await startProcess(
   {},
   3_600_000,
 );
+children.add(server);
 
 interface Sample {
   /** seconds since the process was spawned */
@@ -128,6 +141,7 @@ async function round(mode: "off" | "on", n: number): Promise<RoundResult> {
     {},
     600_000,
   );
+  children.add(child);
   const startSeconds = seconds();
   const samples: Sample[] = [];
   let cpuIndexed = 0;
@@ -148,6 +162,7 @@ async function round(mode: "off" | "on", n: number): Promise<RoundResult> {
   }
   const { cpu: cpuDone, rssMiB } = procStat(child.pid!);
   await stopProcess(child);
+  children.delete(child);
 
   const start = samples.find((s) => s.indexed >= chain.firstTransferSeqno) ?? samples[0]!;
   const indexedAt = samples.find((s) => s.indexed >= chain.mcSeqno)!;
@@ -187,8 +202,29 @@ for (const [i, mode] of order.entries()) {
   console.log(
     `  round ${i + 1}/${order.length} decoder ${mode}: started in ${r.startSeconds.toFixed(1)} s; indexer ${fmt(r.indexTransactions / r.indexSeconds)} tx/s, ${fmt(r.indexBlocks / r.indexSeconds, 1)} blocks/s (${r.indexSeconds.toFixed(1)} s)${lagLine}; CPU ${r.cpuIndexed.toFixed(1)} / ${r.cpuDone.toFixed(1)} s, RSS ${r.rssMiB.toFixed(0)} MiB (load ${la})`,
   );
-  // the last "on" store is checked after the rounds; the others go now
-  if (!(mode === "on" && !order.slice(i + 1).includes("on"))) rmSync(r.storeDir, { recursive: true, force: true });
+  // the last "on" store is checked after the rounds, the last "off" one profiled; the others go now
+  const lastOfItsMode = !order.slice(i + 1).includes(mode);
+  if (!(lastOfItsMode && (mode === "on" || PROFILE))) rmSync(r.storeDir, { recursive: true, force: true });
+}
+
+// The decoder alone, in a process of its own, over the last "off" round's store: where its time goes.
+let profile: { blocks: number; seconds: number; blockMsTotal: number; cpuSeconds: number; timings: Record<string, { ms: number; calls: number }> } | undefined;
+const lastOff = [...results].reverse().find((r) => r.mode === "off");
+if (PROFILE && lastOff) {
+  console.log();
+  console.log("the decoder alone over the last \"off\" round's store (bench/support/decoder-profile.ts):");
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, [...PROFILE_NODE_OPTIONS, "--import", "tsx", join(root, "bench/support/decoder-profile.ts"), lastOff.storeDir, configPath, String(chain.mcSeqno)], { stdio: ["ignore", "pipe", "inherit"] });
+    children.add(child);
+    let text = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      text += d.toString();
+      process.stdout.write(d);
+    });
+    child.once("exit", (code) => (children.delete(child), code === 0 ? resolve(text) : reject(new Error(`decoder-profile exited ${code}`))));
+  });
+  profile = JSON.parse(out.trim().split("\n").pop()!) as typeof profile;
+  rmSync(lastOff.storeDir, { recursive: true, force: true });
 }
 await stopProcess(server);
 
@@ -267,6 +303,7 @@ console.log(
     decoderMcBlocksPerSecond: Number(decoderMcRate.toFixed(3)),
     indexerMcBlocksPerSecond: Number(indexerMcRate.toFixed(3)),
     decodedCounts,
+    profile,
     rounds: results.map((r) => ({
       mode: r.mode,
       txPerSecond: Math.round(txRate(r)),

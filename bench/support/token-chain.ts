@@ -15,7 +15,7 @@
 // Every round, each sender sends one transfer of each jetton (to another sender, or to one of a pool
 // of holders that never send, whose wallets the transfer deploys) and one NFT transfer (an item it
 // holds, to another sender); one block seals the round. 1 in 5 jetton transfers carries a text
-// comment as its forward payload, 1 in 4 names the sender as response destination (an excess back).
+// comment as its forward payload; each names the sender as response destination (the excess goes back).
 import { createHash, createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Address, beginCell, Cell, contractAddress, external, internal, loadTransaction, SendMode, storeMessage, toNano, type StateInit } from "@ton/core";
@@ -240,7 +240,7 @@ export async function generateTokenChain(dir: string, p: TokenChainParams, log: 
             to: walletOf[i]![j]!,
             value: toNano("0.05"),
             body: beginCell()
-              .store(storeJettonTransfer({ queryId: BigInt(n), amount: BigInt(1 + (n % 997)), destination: to, responseDestination: n % 4 === 0 ? s.address : null, customPayload: null, forwardTonAmount: 0n, forwardPayload: comment }))
+              .store(storeJettonTransfer({ queryId: BigInt(n), amount: BigInt(1 + (n % 997)), destination: to, responseDestination: s.address, customPayload: null, forwardTonAmount: 0n, forwardPayload: comment }))
               .endCell(),
           });
           jettonTransfers++;
