@@ -282,7 +282,11 @@ export async function generateTokenChain(dir: string, p: TokenChainParams, log: 
     generateSeconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
     contracts: { legacyMaster: at.legacy.toRawString(), funcMaster: at.func.toRawString(), getgemsCollection: at.getgems.toRawString(), funcCollection: at.funcCollection.toRawString() },
   };
+  // the emulator pool's idle processes do not hold this process open, and closing waits for them to
+  // exit: with nothing else pending node would end here, before the chain is marked complete
+  const keepAlive = setInterval(() => undefined, 1000);
   await net.close();
+  clearInterval(keepAlive);
   if (failures.length) log(`  failed transactions: ${failures.join("; ")}`);
   writeFileSync(`${dir}/complete.json`, JSON.stringify(info, null, 2));
   return info;
