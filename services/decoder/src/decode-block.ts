@@ -186,14 +186,17 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
   const sales = new Map<string, NftSaleRow>();
   const items: NftItemRow[] = [];
 
-  for (const s of inputs.states.values()) {
+  // the accounts' states and verdicts read several at a time (the emulator's processes and ClickHouse
+  // work meanwhile), the rows made in the block's order
+  const read = await mapInFlight([...inputs.states.values()], ACCOUNTS_IN_FLIGHT, async (s) => {
     const d = await reader.read(s);
+    return { s, d, verdict: await verdictOf(verdicts, d.state, s, mcSeqno) };
+  });
+  for (const { s, d, verdict } of read) {
     rows.account_interfaces.push({ address: s.account, interfaces: d.interfaces, code_hash: s.codeHash ?? "", last_transaction_lt: s.lastLt.toString(), mc_seqno: mcSeqno });
     if (d.failure) failures.push({ account: s.account, reason: d.failure });
     const state = d.state;
-    let verdict: Verdict = "confirmed";
     const v = version(s, mcSeqno);
-    const self = addressOf(s.account);
     if (state?.kind === "jetton_master") {
       const j = state.jettonData;
       if (j) {
@@ -210,7 +213,6 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
       }
     } else if (state?.kind === "jetton_wallet") {
       const w = state.walletData;
-      verdict = w.jetton && w.owner ? await verdicts.jettonWallet(w.jetton, w.owner, self, mcSeqno, s.lastNow) : "denied";
       rows.jetton_wallets.push({
         ...v,
         jetton: w.jetton ? raw(w.jetton) : "",
@@ -228,7 +230,6 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
       rows.nft_collections.push({ ...v, address: s.account, next_item_index: c.nextItemIndex.toString(), owner_address: rawOrNull(c.owner), collection_content: contentJson(c.content, "collection_content") });
     } else if (state?.kind === "nft_item") {
       const n = state.nftData;
-      verdict = n.collection ? await verdicts.nftItem(n.collection, n.index, self, mcSeqno, s.lastNow) : "confirmed";
       const owner = n.owner ? raw(n.owner) : "";
       items.push({
         ...v,
@@ -288,3 +289,34 @@ async function latestSales(store: Store, addresses: string[], mcSeqno: number): 
 }
 
 const addressOf = (rawAddress: string): Address => Address.parseRaw(rawAddress);
+
+/** Accounts of a block whose state and verdict are read at once. */
+const ACCOUNTS_IN_FLIGHT = 8;
+
+/** A jetton wallet's or an NFT item's verdict, as its master or collection gives it; other states are their own. */
+function verdictOf(verdicts: Verdicts, state: InterfaceState | undefined, s: AccountStateAfter, mcSeqno: number): Promise<Verdict> {
+  if (state?.kind === "jetton_wallet") {
+    const w = state.walletData;
+    return w.jetton && w.owner ? verdicts.jettonWallet(w.jetton, w.owner, addressOf(s.account), mcSeqno, s.lastNow) : Promise.resolve("denied");
+  }
+  if (state?.kind === "nft_item") {
+    const n = state.nftData;
+    // an item without a collection is its own
+    return n.collection ? verdicts.nftItem(n.collection, n.index, addressOf(s.account), mcSeqno, s.lastNow) : Promise.resolve("confirmed");
+  }
+  return Promise.resolve("confirmed");
+}
+
+/** `f` over `items`, at most `limit` at a time; the results in the items' order. */
+async function mapInFlight<T, R>(items: readonly T[], limit: number, f: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

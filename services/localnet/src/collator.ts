@@ -96,7 +96,8 @@ export function queuedFromMessage(message: Message): QueuedMessage {
  * account's last end lt), and the cursor moves past each transaction and its outbound messages.
  *
  * Within a wave, the lts are planned from predicted outbound message counts (an external
- * message's check counted them; an internal message is predicted to send none), so that the
+ * message's check counted them; an internal message is predicted to send what the last one of its
+ * opcode sent, none at first), WAVE_LOOKAHEAD messages at a time, so that the
  * transactions of different accounts can run at once on worker emulators; an account's own
  * messages run one after the other on its latest state. The results are then taken in order,
  * and at the first misprediction the rest of the wave is planned again from the actual lts:
@@ -105,6 +106,7 @@ export function queuedFromMessage(message: Message): QueuedMessage {
 export async function collate(executor: TransactionExecutor, accounts: AccountStore, queue: QueuedMessage[], o: CollateOptions): Promise<Collation> {
   const out: Collation = { transactions: [], outbound: [], rejected: [], externalOut: [], endLt: o.startLt };
   const lastEnd = new Map<string, bigint>();
+  const outByOpcode = new Map<number, number>();
   // Each account's latest state in this collation, written to `accounts` once at the end.
   const touched = new Map<string, { workchain: number; state: string; last: ExecutedTransaction }>();
   const latestState = (workchain: number, id: string): Cell | string | undefined => touched.get(id)?.state ?? accounts.get(workchain, id);
@@ -119,7 +121,7 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
     }
     const next: QueuedMessage[] = [];
     for (let done = 0; done < todo.length; ) {
-      const runs = runWave(executor, latestState, todo.slice(done), { ...o, cursor, lastEnd });
+      const runs = runWave(executor, latestState, todo.slice(done, done + WAVE_LOOKAHEAD), { ...o, cursor, lastEnd, outByOpcode });
       for (const run of runs) {
         done++;
         const { msg, dest, id } = run;
@@ -136,6 +138,7 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
         lastEnd.set(id, endLt);
         cursor = endLt;
         out.transactions.push(collated(executed, dest, msg, endLt));
+        if (msg.message.info.type === "internal") outByOpcode.set(opcodeOf(msg), tx.outMessagesCount);
         for (const q of outMessageCells(executed.cell).map(queued)) {
           if (q.message.info.type === "external-out") out.externalOut.push(q.message);
           else next.push(q);
@@ -148,6 +151,19 @@ export async function collate(executor: TransactionExecutor, accounts: AccountSt
   for (const [id, t] of touched) accounts.set(t.workchain, id, t.last.shardAccountCell);
   out.endLt = cursor;
   return out;
+}
+
+/**
+ * Messages of a wave whose emulations run ahead of the one taken. A misprediction re-plans and
+ * runs again the ones after it: without a bound, a wave of n mispredicted messages (a hundred
+ * jetton wallets each sending one) took n²/2 emulations.
+ */
+const WAVE_LOOKAHEAD = 32;
+
+/** The opcode of an internal message's body (-1 without one): what its transaction's outbound count is predicted by. */
+function opcodeOf(msg: QueuedMessage): number {
+  const s = msg.message.body.beginParse();
+  return s.remainingBits >= 32 ? s.preloadUint(32) : -1;
 }
 
 interface PlannedRun {
@@ -164,7 +180,12 @@ interface PlannedRun {
  * Plans the lts of `msgs` (all for this shard) from predicted outbound counts and starts their
  * emulations: different accounts at once, one account's messages in order on its latest state.
  */
-function runWave(executor: TransactionExecutor, latestState: (workchain: number, id: string) => Cell | string | undefined, msgs: QueuedMessage[], o: CollateOptions & { cursor: bigint; lastEnd: Map<string, bigint> }): PlannedRun[] {
+function runWave(
+  executor: TransactionExecutor,
+  latestState: (workchain: number, id: string) => Cell | string | undefined,
+  msgs: QueuedMessage[],
+  o: CollateOptions & { cursor: bigint; lastEnd: Map<string, bigint>; outByOpcode: Map<number, number> },
+): PlannedRun[] {
   let cursor = o.cursor;
   const lastEnd = new Map(o.lastEnd);
   const latest = new Map<string, Promise<string | undefined>>(); // the account's state BoC after its last planned run
@@ -175,7 +196,8 @@ function runWave(executor: TransactionExecutor, latestState: (workchain: number,
     const prevEnd = lastEnd.get(id);
     if (prevEnd !== undefined && prevEnd > lt) lt = prevEnd;
     if (msg.createdLt + 1n > lt) lt = msg.createdLt + 1n;
-    const predictedOut = msg.message.info.type === "external-in" ? msg.expectedOutMessages : 0;
+    // an external message: what its check sent; an internal one: what the last message of its opcode in this collation sent, else none
+    const predictedOut = msg.message.info.type === "external-in" ? msg.expectedOutMessages : (o.outByOpcode.get(opcodeOf(msg)) ?? 0);
     if (predictedOut !== undefined) {
       cursor = lt + BigInt(predictedOut) + 1n;
       lastEnd.set(id, cursor);
