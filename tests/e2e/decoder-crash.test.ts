@@ -7,10 +7,13 @@
 // seeded kinds of kill: at a random moment of its startup, at a random moment after it decoded a
 // block or a few, the moment one of its inserts reaches the server (that insert run or not: killed
 // between a block's inserts), the moment a block's checkpoint reaches the server (not run: killed
-// between a block's rows and its checkpoint). Then the chain stops, the last run decodes up to the
-// head, and the decoder's tables and checkpoint are dumped; they are emptied, the decoder decodes the
-// same index again without interruption, and every table of the decoder, read with FINAL and
-// ordered, is the same, as are its checkpoint and the entries of its key-index tables.
+// between a block's rows and its checkpoint), and once the moment it confirms the events of the
+// wallet seen before its master, when the master arrives. Then the chain stops, the last run decodes
+// up to the head, and the decoder's tables and checkpoint are dumped; they are emptied, the decoder
+// decodes the same index again without interruption, and every table of the decoder, read with
+// FINAL and ordered, is the same, as are its checkpoint and the entries of its key-index tables.
+// Each run's output is kept in the test's temporary directory (decoder-<n>.log); the seed is
+// TONGATE_CRASH_SEED, and TONGATE_CRASH_VERBOSE=1 prints each kill as it lands.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,13 +35,13 @@ import { signalAndWait, sleep } from "../support/tongate.js";
 const BIN = fileURLToPath(new URL("../../cli/bin/tongate.js", import.meta.url));
 const SEED = Number(process.env.TONGATE_CRASH_SEED ?? 20261123);
 const KILLS = 10;
-/** A kill at an insert or a checkpoint that has not come this long after the run's first block: killed then. */
-const FALLBACK_MS = 20_000;
+/** A run waiting for an insert or a checkpoint to be killed at, with nothing left to decode this long (caught up with the indexer): killed then. */
+const IDLE_MS = 5_000;
 /** The decoder's tables (its migrations), compared whole. */
 const TABLES = ["account_interfaces", "jetton_masters", "jetton_wallets", "nft_collections", "nft_items", "nft_sales", "jetton_transfers", "jetton_burns", "nft_transfers"];
 const dir = mkdtempSync(join(tmpdir(), "tongate-decoder-crash-"));
 const globalConfig = join(dir, "global-config.json");
-/** Each decoder run's output is kept in <dir>/decoder-<n>.log, to read after a failure. */
+/** Each decoder run's output is kept in <dir>/decoder-<n>.log. */
 let runNumber = 0;
 let net: Localnet;
 let clickhouse: ClickHouseHttp;
@@ -51,7 +54,7 @@ let activity: Promise<unknown> | undefined;
 /** The decoder's writes as they reach the server: what the running test does with each. */
 let onDecoderWrite: ((w: DecoderWrite) => "run" | "drop") | undefined;
 
-/** `select`: an INSERT … SELECT, the decoder writing again, confirmed, the events of wallets or items decided late. */
+/** `select`: an INSERT … SELECT (the decoder confirming the events of wallets or items decided late). */
 type DecoderWrite = { kind: "rows"; table: string; select: boolean } | { kind: "checkpoint" };
 
 /** A statement the server received, if it is one of the decoder's writes: rows into its tables, or its checkpoint. */
@@ -67,7 +70,7 @@ const addressOf = (init: StateInit) => new Address(0, beginCell().storeUint(0, 2
 
 /**
  * Token activity, block after block with pauses: the decoder's whole repertoire; then empty blocks
- * every second while `more()` says so (a chain that runs on). Resolves with the last block's seqno.
+ * every 2 s while `more()` says so (a chain that runs on). Resolves with the last block's seqno.
  */
 async function tokenActivity(more: () => boolean): Promise<number> {
   const admin = new LocalnetSender(net, net.genesis.wallets[1]!);
@@ -140,7 +143,7 @@ async function tokenActivity(more: () => boolean): Promise<number> {
     if (round === 2) await admin.deploy(lateMaster, toNano("0.2"));
   }
   for (let i = 0; more() && !stopping && i < 1000; i++) {
-    await sleep(1000);
+    await sleep(2000);
     await net.chain.seal();
   }
   return net.chain.lastMasterchain!.id.seqno;
@@ -215,6 +218,8 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
   let err = "";
   let timer: NodeJS.Timeout | undefined;
   let poll: NodeJS.Timeout | undefined;
+  /** since when /healthz has said the decoder is at the indexer's checkpoint */
+  let idleSince: number | undefined;
   let firstDecodedMs: number | undefined;
   let done = false;
   /** the kill that landed, and what triggered it: its planned moment, or the fallback of a kill at a write that did not come */
@@ -245,9 +250,12 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
   const watch = (url: string) => {
     poll = setInterval(() => {
       fetch(`${url}/healthz`)
-        .then((r) => r.json() as Promise<{ detail?: { decoder?: { decodedSeqno: number } } }>)
+        .then((r) => r.json() as Promise<{ detail?: { decoder?: { decodedSeqno: number; indexedSeqno: number } } }>)
         .then((h) => {
           const decoded = h.detail?.decoder?.decodedSeqno ?? 0;
+          const caughtUp = decoded > 0 && decoded >= (h.detail?.decoder?.indexedSeqno ?? 0);
+          if (!caughtUp) idleSince = undefined;
+          else if ((idleSince ??= Date.now()) < Date.now() - IDLE_MS && (kill?.kind === "insert" || kill?.kind === "checkpoint")) arm(0, "fallback");
           const last = head();
           if (last !== undefined && decoded >= last && !done && !landed) {
             done = true;
@@ -267,8 +275,6 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
     const n = out.match(/"msg":"decoded"/g)?.length ?? 0;
     if (n > 0) firstDecodedMs ??= Date.now() - started;
     if (kill?.kind === "after-block" && n >= kill.blocks) arm(kill.ms);
-    // a decoder with nothing left to write (caught up with the indexer) is killed anyway
-    if ((kill?.kind === "insert" || kill?.kind === "checkpoint") && n > 0) arm(FALLBACK_MS, "fallback");
   });
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
@@ -343,7 +349,7 @@ function killPlan(random: () => number): Kill["kind"][] {
 /** Where a kill landed, as the run and the store after it say. */
 function landing(r: Run, cp: number, past: number): string {
   const k = r.kill!;
-  if (r.trigger === "fallback") return `caught up with the indexer, ${FALLBACK_MS} ms after its first block`;
+  if (r.trigger === "fallback") return `caught up with the indexer (nothing to decode for ${IDLE_MS} ms)`;
   switch (k.kind) {
     case "startup":
       return r.decoded.length === 0 ? `in startup, ${Math.round(k.ms)} ms in` : `${Math.round(k.ms)} ms in, after ${r.decoded.length} blocks`;
