@@ -89,6 +89,8 @@ interface RoundResult {
   startSeconds: number;
   /** the indexer over the transfer rounds: from its first sample there to the head */
   indexSeconds: number;
+  /** from the process's spawn to the indexer at the head (its start included) */
+  toHeadSeconds: number;
   indexBlocks: number;
   indexTransactions: number;
   /** the decoder over the same window, to the head */
@@ -170,6 +172,7 @@ async function round(mode: "off" | "on", n: number): Promise<RoundResult> {
     mode,
     startSeconds,
     indexSeconds: indexedAt.t - start.t,
+    toHeadSeconds: indexedAt.t,
     indexBlocks: blockCount(start.indexed, chain.mcSeqno),
     indexTransactions: txOf(start.indexed, chain.mcSeqno),
     cpuIndexed,
@@ -189,6 +192,13 @@ async function round(mode: "off" | "on", n: number): Promise<RoundResult> {
   return r;
 }
 
+/** About 12 samples of a round's lag, evenly over it. */
+function lagSeries(r: RoundResult): string {
+  const step = Math.max(1, Math.floor(r.samples.length / 12));
+  const picked = r.samples.filter((_, i) => i % step === 0 || i === r.samples.length - 1);
+  return picked.map((s) => `${s.t.toFixed(0)}: ${s.indexed - s.decoded}`).join(", ");
+}
+
 /** Masterchain blocks after `from` up to `to`, with their shard blocks. */
 const blockCount = (from: number, to: number) => chain.blockCounts.slice(from + 1, to + 1).reduce((n, x) => n + x, 0);
 
@@ -202,6 +212,7 @@ for (const [i, mode] of order.entries()) {
   console.log(
     `  round ${i + 1}/${order.length} decoder ${mode}: started in ${r.startSeconds.toFixed(1)} s; indexer ${fmt(r.indexTransactions / r.indexSeconds)} tx/s, ${fmt(r.indexBlocks / r.indexSeconds, 1)} blocks/s (${r.indexSeconds.toFixed(1)} s)${lagLine}; CPU ${r.cpuIndexed.toFixed(1)} / ${r.cpuDone.toFixed(1)} s, RSS ${r.rssMiB.toFixed(0)} MiB (load ${la})`,
   );
+  if (r.mode === "on") console.log(`    lag over time (s: blocks behind): ${lagSeries(r)}`);
   // the last "on" store is checked after the rounds, the last "off" one profiled; the others go now
   const lastOfItsMode = !order.slice(i + 1).includes(mode);
   if (!(lastOfItsMode && (mode === "on" || PROFILE))) rmSync(r.storeDir, { recursive: true, force: true });
@@ -257,6 +268,8 @@ const ons = results.filter((r) => r.mode === "on");
 const txRate = (r: RoundResult) => r.indexTransactions / r.indexSeconds;
 const blockRate = (r: RoundResult) => r.indexBlocks / r.indexSeconds;
 const ratio = mean(ons.map(txRate)) / mean(offs.map(txRate));
+/** the same from the processes' spawn (their start included) */
+const toHeadRatio = mean(offs.map((r) => r.toHeadSeconds)) / mean(ons.map((r) => r.toHeadSeconds));
 /** the lag's growth while the indexer runs: blocks per second, least squares over the samples */
 function lagSlope(r: RoundResult): number {
   const xs = r.samples.filter((s) => s.indexed < chain.mcSeqno && s.indexed >= chain.firstTransferSeqno);
@@ -277,17 +290,17 @@ console.log(
 );
 if (decodedCounts) console.log(`decoded (last "on" round): ${JSON.stringify(decodedCounts)}`);
 console.log();
-console.log("| round | decoder | indexer tx/s | indexer blocks/s | decoder mc blocks/s | lag max (at head) | lag growth blocks/s | catch-up s | CPU s (indexed / done) | RSS MiB |");
-console.log("|---|---|---|---|---|---|---|---|---|---|");
+console.log("| round | decoder | indexer tx/s | indexer blocks/s | indexer at head s | decoder mc blocks/s | lag max (at head) | lag growth blocks/s | catch-up s | CPU s (indexed / done) | RSS MiB |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const [i, r] of results.entries()) {
   const on = r.mode === "on";
   console.log(
-    `| ${i + 1} | ${r.mode} | ${fmt(txRate(r))} | ${fmt(blockRate(r), 1)} | ${on ? fmt(r.decodeBlocks! / r.decodeSeconds!, 2) : "–"} | ${on ? `${r.maxLag} (${r.lagAtIndexed})` : "–"} | ${on ? lagSlope(r).toFixed(2) : "–"} | ${on ? r.catchUpSeconds!.toFixed(1) : "–"} | ${r.cpuIndexed.toFixed(1)} / ${r.cpuDone.toFixed(1)} | ${r.rssMiB.toFixed(0)} |`,
+    `| ${i + 1} | ${r.mode} | ${fmt(txRate(r))} | ${fmt(blockRate(r), 1)} | ${r.toHeadSeconds.toFixed(1)} | ${on ? fmt(r.decodeBlocks! / r.decodeSeconds!, 2) : "–"} | ${on ? `${r.maxLag} (${r.lagAtIndexed})` : "–"} | ${on ? lagSlope(r).toFixed(2) : "–"} | ${on ? r.catchUpSeconds!.toFixed(1) : "–"} | ${r.cpuIndexed.toFixed(1)} / ${r.cpuDone.toFixed(1)} | ${r.rssMiB.toFixed(0)} |`,
   );
 }
 console.log();
 console.log(
-  `indexer with the decoder / without: ${ratio.toFixed(2)} (tx/s, means of ${ons.length} and ${offs.length} rounds; target ≥ 0.8); decoder ${decoderMcRate.toFixed(2)} masterchain blocks/s against the indexer's ${indexerMcRate.toFixed(2)} in the same rounds`,
+  `indexer with the decoder / without: ${ratio.toFixed(2)} (tx/s, means of ${ons.length} and ${offs.length} rounds; target ≥ 0.8), ${toHeadRatio.toFixed(2)} by the time from spawn to the head; decoder ${decoderMcRate.toFixed(2)} masterchain blocks/s against the indexer's ${indexerMcRate.toFixed(2)} in the same rounds`,
 );
 const bounded = decoderMcRate >= indexerMcRate;
 console.log(
@@ -300,6 +313,7 @@ console.log(
     bench: "decoder-ingest",
     chain: { transactions: chain.transactions, jettonTransfers: chain.jettonTransfers, nftTransfers: chain.nftTransfers, mcBlocks: chain.mcSeqno, shardBlocks: chain.shardBlocks },
     ratio: Number(ratio.toFixed(3)),
+    toHeadRatio: Number(toHeadRatio.toFixed(3)),
     decoderMcBlocksPerSecond: Number(decoderMcRate.toFixed(3)),
     indexerMcBlocksPerSecond: Number(indexerMcRate.toFixed(3)),
     decodedCounts,
@@ -309,6 +323,7 @@ console.log(
       txPerSecond: Math.round(txRate(r)),
       blocksPerSecond: Number(blockRate(r).toFixed(2)),
       indexSeconds: Number(r.indexSeconds.toFixed(2)),
+      toHeadSeconds: Number(r.toHeadSeconds.toFixed(2)),
       decodeSeconds: r.decodeSeconds && Number(r.decodeSeconds.toFixed(2)),
       catchUpSeconds: r.catchUpSeconds && Number(r.catchUpSeconds.toFixed(2)),
       maxLag: r.maxLag,
