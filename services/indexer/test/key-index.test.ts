@@ -139,7 +139,7 @@ describe("the key index answers as ClickHouse does", () => {
     expect(compared).toBeGreaterThan(100);
     // pages past the first, by cursor
     expect(followed).toBeGreaterThan(20);
-  });
+  }, 120_000); // thousands of pages compared on a machine the rest of the suite shares
 
   it("by hash, by message, by masterchain block, adjacent", async () => {
     const txs = await rows<{ hash: string; account: string; in_msg_hash: string | null; out_msg_hashes: string[]; mc_seqno: number }>(
@@ -173,7 +173,7 @@ describe("the key index answers as ClickHouse does", () => {
         expect(k, `mc block ${JSON.stringify(req)}`).toEqual(c);
       }
     }
-  });
+  }, 120_000); // thousands of pages compared on a machine the rest of the suite shares
 
   it("/messages by hash, by source and by destination: both orders, offsets, lt bounds and cursors", async () => {
     let followed = 0;
@@ -225,7 +225,7 @@ describe("the key index answers as ClickHouse does", () => {
     expect(compared).toBeGreaterThan(100);
     // pages past the first, by cursor
     expect(followed).toBeGreaterThan(20);
-  });
+  }, 120_000); // thousands of pages compared on a machine the rest of the suite shares
 
   it("latest states: the address book, /accountStates, /walletStates, /addressInformation, /walletInformation", async () => {
     const accounts = (await rows<{ account: string }>("SELECT DISTINCT account FROM latest_account_states FINAL")).map((r) => r.account);
@@ -357,7 +357,7 @@ describe("the key index answers as ClickHouse does", () => {
     // pages past the first, by cursor
     expect(followed).toBeGreaterThan(20);
     expect(fromKeys).toBeGreaterThan(ids.length + txs.length + compared);
-  });
+  }, 120_000); // thousands of pages compared on a machine the rest of the suite shares
 
   it("indexing block by block (trace records replaced as traces grow) writes the same index as in groups", async () => {
     const dir = mkdtempSync(join(tmpdir(), "key-index-blocks-"));
