@@ -228,6 +228,8 @@ export async function generateTokenChain(dir: string, p: TokenChainParams, log: 
   let nftTransfers = 0;
   let lastLog = 0;
   for (let round = 0; jettonTransfers + nftTransfers < p.transfers; round++) {
+    // items received this round are sent on from the next (in one block the later transfer could run first)
+    const received: { c: number; d: number; item: Address }[] = [];
     const externals = await Promise.all(
       senders.map((s, i) => {
         const messages: Parameters<Sender["external"]>[0] = [];
@@ -250,7 +252,7 @@ export async function generateTokenChain(dir: string, p: TokenChainParams, log: 
         const item = held[c]![i]!.shift();
         if (item) {
           const d = (i + 1 + ((round * 7) % (senders.length - 1))) % senders.length;
-          held[c]![d]!.push(item);
+          received.push({ c, d, item });
           messages.push({
             to: item,
             value: toNano("0.03"),
@@ -261,6 +263,7 @@ export async function generateTokenChain(dir: string, p: TokenChainParams, log: 
         return s.external(messages);
       }),
     );
+    for (const { c, d, item } of received) held[c]![d]!.push(item);
     const mc = await seal(externals);
     if (performance.now() - lastLog > 10_000) {
       lastLog = performance.now();
