@@ -195,8 +195,8 @@ interface Run {
   /** rows each of them wrote */
   rows: number[];
   ms: number;
-  /** ms from the start to the first decoded block */
-  firstDecodedMs?: number;
+  /** ms from the start to its services listening (its startup done) */
+  listeningMs?: number;
   /** whether the chain was still sealing blocks when the run ended */
   chainRunning: boolean;
   trigger?: "planned" | "fallback";
@@ -223,7 +223,7 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
   let poll: NodeJS.Timeout | undefined;
   /** since when /healthz has said the decoder is at the indexer's checkpoint */
   let idleSince: number | undefined;
-  let firstDecodedMs: number | undefined;
+  let listeningMs: number | undefined;
   let done = false;
   /** the kill that landed, and what triggered it: its planned moment, or the fallback of a kill at a write that did not come */
   let landed: { kill: Kill; trigger: NonNullable<Run["trigger"]>; at?: string } | undefined;
@@ -275,8 +275,8 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
       const url = /"url":"(http:\/\/[^"]+)\/metrics"/.exec(out)?.[1];
       if (url) watch(url);
     }
+    if (out.includes('"msg":"services listening')) listeningMs ??= Date.now() - started;
     const n = out.match(/"msg":"decoded"/g)?.length ?? 0;
-    if (n > 0) firstDecodedMs ??= Date.now() - started;
     if (kill?.kind === "after-block" && n >= kill.blocks) arm(kill.ms);
   });
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
@@ -292,7 +292,7 @@ function decode(keyIndexDir: string, head: () => number | undefined, chainRunnin
         .map((l) => JSON.parse(l) as { msg: string; mcSeqno?: number; rows?: number })
         .filter((l) => l.msg === "decoded");
       writeFileSync(join(dir, `decoder-${++runNumber}.log`), `${JSON.stringify(kill)} ${JSON.stringify(confirm)}\n${out}\n${err}`);
-      const run = { signal, decoded: lines.map((l) => l.mcSeqno!), rows: lines.map((l) => l.rows!), ms: Date.now() - started, firstDecodedMs, chainRunning: chainRunning() };
+      const run = { signal, decoded: lines.map((l) => l.mcSeqno!), rows: lines.map((l) => l.rows!), ms: Date.now() - started, listeningMs, chainRunning: chainRunning() };
       if (landed && signal === "SIGKILL") resolve({ ...run, ...landed });
       else if (done && !landed && (code === 0 || signal === "SIGTERM")) resolve({ ...run, signal: null });
       else reject(new Error(`tongate serve --service decoder exited ${code ?? signal} (kill: ${JSON.stringify(kill)}):\n${err}\n${out.slice(-4000)}`));
@@ -385,13 +385,13 @@ describe("the decoder killed with SIGKILL while the chain runs", () => {
     let startupMs = 3000;
     for (let attempt = 0; ; attempt++) {
       if (attempt > 30) throw new Error(`no completion after ${attempt} runs: ${JSON.stringify(runs)}`);
-      // a startup's kill within 80% of the last run's time to its first block; the others a few
+      // a startup's kill within the last run's startup; the others a few
       // blocks further than the last run, so that the kills spread over the chain's token blocks;
       // and every run until then is killed at the confirmation of late events if it gets there
       const kind = plan[landed.filter((l) => l.kind !== "confirm").length];
       const kill: Kill | undefined =
         kind === "startup"
-          ? { kind, ms: 100 + random() * startupMs * 0.8 }
+          ? { kind, ms: 100 + random() * startupMs }
           : kind === "after-block"
             ? { kind, blocks: 1 + Math.floor(random() * 6), ms: random() * 300 }
             : kind === "insert"
@@ -402,7 +402,7 @@ describe("the decoder killed with SIGKILL while the chain runs", () => {
       const confirm = landed.some((l) => l.kind === "confirm") ? undefined : { kind: "confirm" as const, drop: random() < 0.5 };
       const r = await decode(join(dir, "keys-killed"), () => head, () => head === undefined, kill, confirm);
       runs.push(r);
-      if (r.firstDecodedMs !== undefined) startupMs = r.firstDecodedMs;
+      if (r.listeningMs !== undefined) startupMs = r.listeningMs;
       if (r.signal !== "SIGKILL") break;
       const cp = (await getCheckpoint(store, "decoder")) ?? 0;
       const past = await rowsPastCheckpoint();
