@@ -333,10 +333,21 @@ function decoderKeys(path: string): Dump["keys"] {
 
 /** Rows of the decoder's tables past its checkpoint (distinct): what a block written and not checkpointed left. */
 async function rowsPastCheckpoint(): Promise<number> {
-  const cp = (await getCheckpoint(store, "decoder")) ?? 0;
+  const cp = await decoderCheckpoint();
   let n = 0;
-  for (const t of TABLES) n += Number((await select<{ n: string }>(store, `SELECT count() AS n FROM (SELECT DISTINCT * FROM ${t} WHERE mc_seqno > {cp:UInt32})`, { cp }))[0]!.n);
+  for (const t of await existing(TABLES)) n += Number((await select<{ n: string }>(store, `SELECT count() AS n FROM (SELECT DISTINCT * FROM ${t} WHERE mc_seqno > {cp:UInt32})`, { cp }))[0]!.n);
   return n;
+}
+
+/** Those of `tables` that exist (a run killed in its first startup may not have made them). */
+async function existing(tables: string[]): Promise<string[]> {
+  const rows = await select<{ name: string }>(store, "SELECT name FROM system.tables WHERE database = currentDatabase() AND name IN {tables:Array(String)}", { tables });
+  return tables.filter((t) => rows.some((r) => r.name === t));
+}
+
+/** The decoder's checkpoint; 0 before it has one (or before the checkpoints' table exists). */
+async function decoderCheckpoint(): Promise<number> {
+  return (await existing(["indexer_checkpoints"])).length ? ((await getCheckpoint(store, "decoder")) ?? 0) : 0;
 }
 
 /** The seeded kinds of kill (the kill at the confirmation of late events aside), in a seeded order, at least two of each. */
@@ -404,7 +415,7 @@ describe("the decoder killed with SIGKILL while the chain runs", () => {
       runs.push(r);
       if (r.listeningMs !== undefined) startupMs = r.listeningMs;
       if (r.signal !== "SIGKILL") break;
-      const cp = (await getCheckpoint(store, "decoder")) ?? 0;
+      const cp = await decoderCheckpoint();
       const past = await rowsPastCheckpoint();
       landed.push({ kind: r.kill!.kind, trigger: r.trigger, past, chainRunning: r.chainRunning, where: landing(r, cp, past) });
       if (process.env.TONGATE_CRASH_VERBOSE) console.log(`kill ${landed.length} after ${r.ms} ms (${Date.now() - t0} ms in): ${landed.at(-1)!.where}`);
