@@ -147,12 +147,12 @@ describe("token scenarios", () => {
     it("sales: the bought one complete, the open one holding bob's item at its price", () => {
       const { sold, open } = g().sales;
       expect(sold.data).toMatchObject({ isComplete: true, fullPrice: toNano("1"), marketplaceFee: toNano("0.05"), royaltyAmount: toNano("0.05") });
-      eq(sold.data.nftOwnerAddress, s.actors.alice);
+      eq(sold.data.nftOwner, s.actors.alice);
       eq(sold.buy!.buyer, s.actors.bob);
       onChain(sold.buy!.tx);
       expect(open.data).toMatchObject({ isComplete: false, fullPrice: toNano("2") });
-      eq(open.data.nftOwnerAddress, s.actors.bob);
-      eq(open.data.nftAddress, g().items[3]!.address);
+      eq(open.data.nftOwner, s.actors.bob);
+      eq(open.data.nft, g().items[3]!.address);
     });
 
     it("auctions: the settled one ended with bob's bid, the open one running with alice's", () => {

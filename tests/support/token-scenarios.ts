@@ -24,7 +24,6 @@ export type { FixtureContract } from "./scenarios/fixtures.js";
 export type { EarlyWallet, ImpostorWallet } from "./scenarios/impostors.js";
 export type { JettonBurnEvent, JettonKind, JettonMasterState, JettonMintEvent, JettonScenario, JettonTransferEvent, JettonWalletState } from "./scenarios/jettons.js";
 export type { GetgemsAuction, GetgemsSale, GetgemsScenario, NftCollectionState, NftItemState, NftTransferEvent } from "./scenarios/nfts.js";
-export type { NftAuctionData, NftSaleData, RoyaltyParams, TelemintAuctionConfig } from "./scenarios/readers.js";
 export type { TelemintItem, TelemintScenario } from "./scenarios/telemint.js";
 
 export interface TokenScenarios {

@@ -9,6 +9,7 @@ import { readBlockInputs, type AccountStateAfter } from "./inputs.js";
 import type { StateReader } from "./read-state.js";
 import { cellHashOf, emptyRows, raw, rawOrNull, type DecodedRows, type NftItemRow, type NftSaleRow, type StateVersion, type Verdict } from "./rows.js";
 import type { Verdicts } from "./verdicts.js";
+import type { TransientPolicy } from "./transient.js";
 
 /** TEP-64 content as the JSON text the tables keep: on-chain attributes, or {"uri"} of off-chain content; {} when it does not parse. */
 export function contentJson(cell: Cell | null | undefined, what: string): string {
@@ -178,7 +179,8 @@ export interface DecodedBlock {
   failures: { account: string; reason: string }[];
 }
 
-export async function decodeBlock(store: Store, reader: StateReader, verdicts: Verdicts, mcSeqno: number): Promise<DecodedBlock> {
+/** Decodes masterchain block `mcSeqno`; a transient failure (transient.ts) is thrown under the "retry" policy. */
+export async function decodeBlock(store: Store, reader: StateReader, verdicts: Verdicts, mcSeqno: number, policy: TransientPolicy = "record"): Promise<DecodedBlock> {
   const inputs = await readBlockInputs(store, mcSeqno);
   const rows = emptyRows();
   const failures: DecodedBlock["failures"] = [];
@@ -189,8 +191,8 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
   // the accounts' states and verdicts read several at a time (the emulator's processes and ClickHouse
   // work meanwhile), the rows made in the block's order
   const read = await mapInFlight([...inputs.states.values()], ACCOUNTS_IN_FLIGHT, async (s) => {
-    const d = await reader.read(s);
-    return { s, d, verdict: await verdictOf(verdicts, d.state, s, mcSeqno) };
+    const d = await reader.read(s, policy);
+    return { s, d, verdict: await verdictOf(verdicts, d.state, s, mcSeqno, policy) };
   });
   for (const { s, d, verdict } of read) {
     rows.account_interfaces.push({ address: s.account, interfaces: d.interfaces, code_hash: s.codeHash ?? "", last_transaction_lt: s.lastLt.toString(), mc_seqno: mcSeqno });
@@ -294,15 +296,15 @@ const addressOf = (rawAddress: string): Address => Address.parseRaw(rawAddress);
 const ACCOUNTS_IN_FLIGHT = 8;
 
 /** A jetton wallet's or an NFT item's verdict, as its master or collection gives it; other states are their own. */
-function verdictOf(verdicts: Verdicts, state: InterfaceState | undefined, s: AccountStateAfter, mcSeqno: number): Promise<Verdict> {
+function verdictOf(verdicts: Verdicts, state: InterfaceState | undefined, s: AccountStateAfter, mcSeqno: number, policy: TransientPolicy): Promise<Verdict> {
   if (state?.kind === "jetton_wallet") {
     const w = state.walletData;
-    return w.jetton && w.owner ? verdicts.jettonWallet(w.jetton, w.owner, addressOf(s.account), mcSeqno, s.lastNow) : Promise.resolve("denied");
+    return w.jetton && w.owner ? verdicts.jettonWallet(w.jetton, w.owner, addressOf(s.account), mcSeqno, s.lastNow, policy) : Promise.resolve("denied");
   }
   if (state?.kind === "nft_item") {
     const n = state.nftData;
     // an item without a collection is its own
-    return n.collection ? verdicts.nftItem(n.collection, n.index, addressOf(s.account), mcSeqno, s.lastNow) : Promise.resolve("confirmed");
+    return n.collection ? verdicts.nftItem(n.collection, n.index, addressOf(s.account), mcSeqno, s.lastNow, policy) : Promise.resolve("confirmed");
   }
   return Promise.resolve("confirmed");
 }

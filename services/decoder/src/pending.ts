@@ -10,6 +10,7 @@
 import { Address } from "@ton/core";
 import { select, type Store } from "@tongate/store";
 import type { DecodedRows, JettonWalletRow, NftItemRow } from "./rows.js";
+import type { TransientPolicy } from "./transient.js";
 import type { Verdicts } from "./verdicts.js";
 
 /** Children decided per parent and block; the rest wait for the parent's next block. */
@@ -27,7 +28,7 @@ const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v ==
 const undecided = (r: { verdict: string; mc_seqno: number }, mcSeqno: number): boolean => Number(r.mc_seqno) === mcSeqno || r.verdict === "pending";
 
 /** Decides the pending wallets and items of the masters and collections in `rows` (decoded at `mcSeqno`), adding their rows to `rows`. */
-export async function decidePending(store: Store, verdicts: Pick<Verdicts, "jettonWallet" | "nftItem">, rows: DecodedRows, mcSeqno: number): Promise<Decided> {
+export async function decidePending(store: Store, verdicts: Pick<Verdicts, "jettonWallet" | "nftItem">, rows: DecodedRows, mcSeqno: number, policy: TransientPolicy = "record"): Promise<Decided> {
   const decided: Decided = { jettonWallets: [], nftItems: [] };
   const now = Math.floor(Date.now() / 1000);
   for (const m of rows.jetton_masters) {
@@ -40,7 +41,7 @@ export async function decidePending(store: Store, verdicts: Pick<Verdicts, "jett
     const confirmed: string[] = [];
     for (const w of pending.filter((p) => undecided(p, mcSeqno)).slice(0, DECIDED_PER_PARENT)) {
       if (rows.jetton_wallets.some((r) => r.address === w.address)) continue; // decoded in this block already
-      const verdict = await verdicts.jettonWallet(Address.parseRaw(m.address), Address.parseRaw(w.owner), Address.parseRaw(w.address), mcSeqno, now);
+      const verdict = await verdicts.jettonWallet(Address.parseRaw(m.address), Address.parseRaw(w.owner), Address.parseRaw(w.address), mcSeqno, now, policy);
       if (verdict === "pending") continue;
       rows.jetton_wallets.push({ ...w, mintless_is_claimed: w.mintless_is_claimed === null ? null : bool(w.mintless_is_claimed), verdict, mc_seqno: mcSeqno });
       if (verdict === "confirmed") confirmed.push(w.address);
@@ -57,7 +58,7 @@ export async function decidePending(store: Store, verdicts: Pick<Verdicts, "jett
     const confirmed: string[] = [];
     for (const i of pending.filter((p) => undecided(p, mcSeqno)).slice(0, DECIDED_PER_PARENT)) {
       if (rows.nft_items.some((r) => r.address === i.address)) continue;
-      const verdict = await verdicts.nftItem(Address.parseRaw(c.address), BigInt(i.nft_index), Address.parseRaw(i.address), mcSeqno, now);
+      const verdict = await verdicts.nftItem(Address.parseRaw(c.address), BigInt(i.nft_index), Address.parseRaw(i.address), mcSeqno, now, policy);
       if (verdict === "pending") continue;
       rows.nft_items.push({ ...i, init: bool(i.init), on_sale: bool(i.on_sale), verdict, mc_seqno: mcSeqno });
       if (verdict === "confirmed") confirmed.push(i.address);

@@ -9,6 +9,7 @@ import { indexedBlocksAfter } from "./inputs.js";
 import { confirmEvents, decidePending } from "./pending.js";
 import type { StateReader } from "./read-state.js";
 import type { Verdicts } from "./verdicts.js";
+import { TransientFailure } from "./transient.js";
 import { DECODER_CHECKPOINT, insertDecodedRows } from "./write.js";
 
 /** The indexer's checkpoint: the last masterchain block whose rows it has stored. */
@@ -17,6 +18,8 @@ export const INDEXER_CHECKPOINT = "follower";
 const POLL_MS = 2000;
 /** Blocks read per look. */
 const BATCH = 100;
+/** Attempts at a block that meets transient failures; the last one records them (transient.ts). */
+const TRANSIENT_ATTEMPTS = 4;
 
 export interface DecoderStatus {
   running: boolean;
@@ -27,6 +30,8 @@ export interface DecoderStatus {
   lagBlocks: number;
   blocksDecoded: number;
   accountsFailed: number;
+  /** attempts of a block given up for a transient failure (the emulator busy or slow, the liteserver away) */
+  transientRetries: number;
   lastError?: string;
 }
 
@@ -45,7 +50,9 @@ export class DecoderRun {
   private wake?: () => void;
   private sub?: Subscription;
   private loop?: Promise<void>;
-  private readonly s: DecoderStatus = { running: false, decodedSeqno: 0, indexedSeqno: 0, lagBlocks: 0, blocksDecoded: 0, accountsFailed: 0 };
+  private readonly s: DecoderStatus = { running: false, decodedSeqno: 0, indexedSeqno: 0, lagBlocks: 0, blocksDecoded: 0, accountsFailed: 0, transientRetries: 0 };
+  /** the block being retried after a transient failure, and its attempts so far */
+  private retrying = { mcSeqno: 0, attempts: 0 };
 
   constructor(private readonly o: DecoderRunOptions) {}
 
@@ -85,7 +92,8 @@ export class DecoderRun {
         this.s.lastError = undefined;
       } catch (e) {
         this.s.lastError = e instanceof Error ? e.message : String(e);
-        this.o.log.warn({ err: e }, "decoder: a block failed to decode; trying again");
+        if (e instanceof TransientFailure) this.o.log.warn({ mcSeqno: this.retrying.mcSeqno, attempt: this.retrying.attempts }, `decoder: ${e.message}; the block is decoded again`);
+        else this.o.log.warn({ err: e }, "decoder: a block failed to decode; trying again");
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, POLL_MS);
@@ -99,8 +107,10 @@ export class DecoderRun {
 
   private async decode(mcSeqno: number): Promise<void> {
     const started = performance.now();
-    const { rows, failures } = await decodeBlock(this.o.store, this.o.reader, this.o.verdicts, mcSeqno);
-    const decided = await decidePending(this.o.store, this.o.verdicts, rows, mcSeqno);
+    if (this.retrying.mcSeqno !== mcSeqno) this.retrying = { mcSeqno, attempts: 0 };
+    const policy = ++this.retrying.attempts < TRANSIENT_ATTEMPTS ? "retry" : "record";
+    const { rows, failures } = await decodeBlock(this.o.store, this.o.reader, this.o.verdicts, mcSeqno, policy).catch((e: unknown) => this.transient(e));
+    const decided = await decidePending(this.o.store, this.o.verdicts, rows, mcSeqno, policy).catch((e: unknown) => this.transient(e));
     const refused = await insertDecodedRows(this.o.store, rows);
     for (const r of refused) this.o.log.warn({ table: r.table, mcSeqno, reason: r.reason }, "decoder: ClickHouse refused a row; the block goes on without it");
     await confirmEvents(this.o.store, decided, mcSeqno);
@@ -112,6 +122,12 @@ export class DecoderRun {
     const ms = performance.now() - started;
     this.o.log.debug({ mcSeqno, rows: count, ms: Math.round(ms) }, "decoded");
     this.o.onBlock?.(mcSeqno, ms, count);
+  }
+
+  /** Counts a transient failure, and throws it on. */
+  private transient(e: unknown): never {
+    if (e instanceof TransientFailure) this.s.transientRetries++;
+    throw e;
   }
 
   private async advance(mcSeqno: number): Promise<void> {

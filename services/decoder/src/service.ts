@@ -48,6 +48,7 @@ export const decoderService = defineService({
     });
     new Gauge({ name: "tongate_decoder_decoded_seqno", help: "the last masterchain block decoded", registers: [metrics], collect() { this.set(run.status().decodedSeqno); } });
     new Gauge({ name: "tongate_decoder_lag_blocks", help: "masterchain blocks the indexer has stored and the decoder has not decoded", registers: [metrics], collect() { this.set(run.status().lagBlocks); } });
+    new Gauge({ name: "tongate_decoder_transient_retries", help: "attempts at a block given up for a transient failure (the emulator busy or slow, the liteserver away) and made again, since start", registers: [metrics], collect() { this.set(run.status().transientRetries); } });
     if (ctx.options.decode) await run.start();
     if (!chain.canRun) ctx.log.info("decoder: no liteserver in this process: contracts of unknown code are not read, wallets and items wait for a verdict");
     return {
@@ -70,6 +71,7 @@ export const decoderService = defineService({
             blocksDecoded: BigInt(s.blocksDecoded),
             accountsFailed: BigInt(s.accountsFailed),
             lastError: s.lastError ?? "",
+            transientRetries: BigInt(s.transientRetries),
           });
         },
       },

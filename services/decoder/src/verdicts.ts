@@ -11,6 +11,7 @@ import { LruMap } from "@tongate/runtime";
 import type { ChainContext } from "./chain-context.js";
 import { stateAtBlock, type AccountStateAfter } from "./inputs.js";
 import type { Verdict } from "./rows.js";
+import { throwIfTransient, unavailable, type TransientPolicy } from "./transient.js";
 
 /** Verdicts kept: a confirmed or denied address stays so (the same parent code answers the same). */
 const VERDICTS_KEPT = 100_000;
@@ -30,13 +31,13 @@ export class Verdicts {
   ) {}
 
   /** The jetton wallet `wallet` of `owner`, as its master `master` says at masterchain block `mcSeqno`. */
-  jettonWallet(master: Address, owner: Address, wallet: Address, mcSeqno: number, now: number): Promise<Verdict> {
-    return this.decide(`j:${wallet.toRawString()}:${master.toRawString()}`, master, mcSeqno, now, (ctx, parent) => confirmJettonWallet(ctx, parent, owner, wallet));
+  jettonWallet(master: Address, owner: Address, wallet: Address, mcSeqno: number, now: number, policy: TransientPolicy = "record"): Promise<Verdict> {
+    return this.decide(`j:${wallet.toRawString()}:${master.toRawString()}`, master, mcSeqno, now, policy, (ctx, parent) => confirmJettonWallet(ctx, parent, owner, wallet));
   }
 
   /** The NFT item `item` of number `index` of `collection`, as the collection says. */
-  nftItem(collection: Address, index: bigint, item: Address, mcSeqno: number, now: number): Promise<Verdict> {
-    return this.decide(`n:${item.toRawString()}:${collection.toRawString()}`, collection, mcSeqno, now, (ctx, parent) => confirmNftItem(ctx, parent, index, item));
+  nftItem(collection: Address, index: bigint, item: Address, mcSeqno: number, now: number, policy: TransientPolicy = "record"): Promise<Verdict> {
+    return this.decide(`n:${item.toRawString()}:${collection.toRawString()}`, collection, mcSeqno, now, policy, (ctx, parent) => confirmNftItem(ctx, parent, index, item));
   }
 
   private async decide(
@@ -44,6 +45,7 @@ export class Verdicts {
     parent: Address,
     mcSeqno: number,
     now: number,
+    policy: TransientPolicy,
     ask: (ctx: NonNullable<Awaited<ReturnType<ChainContext["getMethods"]>>>, parent: AccountState) => ReturnType<typeof confirmJettonWallet>,
   ): Promise<Verdict> {
     const kept = this.kept.get(key);
@@ -53,10 +55,13 @@ export class Verdicts {
     // not deployed (yet) as far as the index knows: asked again when it is
     if (!state?.code || state.status !== "active") return "pending";
     const data = state.data ?? Cell.EMPTY;
-    const ctx = await this.chain.getMethods(now, libraryRefs([state.code, data])).catch(() => undefined);
+    const ctx = this.chain.canRun ? await this.chain.getMethods(now, libraryRefs([state.code, data])).catch((e: unknown) => unavailable(e, policy)) : undefined;
     if (!ctx) return "pending";
     const answer = await ask(ctx, { address: parent, code: state.code, data, balance: state.balance });
-    if (answer.verdict === "unknown") return "pending";
+    if (answer.verdict === "unknown") {
+      throwIfTransient(answer.failure, policy);
+      return "pending";
+    }
     this.kept.set(key, answer.verdict);
     return answer.verdict;
   }

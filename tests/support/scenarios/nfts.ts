@@ -4,15 +4,32 @@
 // bid on, ended by moving localnet's clock and settled, one left running with a bid). What it
 // returns is read back from the chain.
 import { beginCell, Dictionary, toNano, type Address, type Builder, type Cell, type Slice, type Transaction } from "@ton/core";
-import { NFT_OPCODES, readCollectionData, readNftAddressByIndex, readNftContent, readNftData, storeNftCollectionStorage, storeNftTransfer, storeTextComment, type EitherCell } from "@tongate/contracts";
+import {
+  NFT_OPCODES,
+  readCollectionData,
+  readNftAddressByIndex,
+  readNftAuctionData,
+  readNftContent,
+  readNftData,
+  readNftSaleData,
+  readRoyaltyParams,
+  storeGetgemsAuctionV3R3Storage,
+  storeGetgemsSaleV3R3Storage,
+  storeNftCollectionStorage,
+  storeNftTransfer,
+  storeTextComment,
+  type EitherCell,
+  type NftAuctionData,
+  type NftRoyaltyParams,
+  type NftSaleData,
+} from "@tongate/contracts";
 import type { Localnet } from "@tongate/localnet";
 import { onchainContent, snake } from "../contracts/index.js";
 import type { LocalnetSender } from "../localnet-deploy.js";
 import { accountNow, getMethod, inBody, inSource, intArg, txByInternalFrom, txByOp, txRef, type Actors, type Block, type TxRef } from "./chain.js";
 import { fixtureCode, type FixtureContract } from "./fixtures.js";
 import { commentOf } from "./jettons.js";
-import { readNftAuctionData, readNftSaleData, readRoyaltyParams, type NftAuctionData, type NftSaleData, type RoyaltyParams } from "./readers.js";
-import { GETGEMS_SALE_OPS, getgemsAuctionCommand, storeGetgemsAuctionV3R3Storage, storeGetgemsSaleOp, storeGetgemsSaleV3R3Storage } from "./storers.js";
+import { GETGEMS_SALE_OPS, getgemsAuctionCommand, storeGetgemsSaleOp } from "./storers.js";
 
 /** A collection as get_collection_data and royalty_params answer. */
 export interface NftCollectionState {
@@ -23,7 +40,7 @@ export interface NftCollectionState {
   content: Cell;
   owner: Address | null;
   /** null: the collection has no royalty_params get-method. */
-  royalty: RoyaltyParams | null;
+  royalty: NftRoyaltyParams | null;
 }
 
 /** An item as get_nft_data answers, with the full content its collection's get_nft_content makes of it. */
@@ -240,7 +257,7 @@ async function openSale(net: Localnet, marketplace: LocalnetSender, seller: Loca
   const address = await marketplace.deploy({ code: fixtureCode(SALE_CONTRACT), data }, toNano("0.1"), beginCell().store(storeGetgemsSaleOp(GETGEMS_SALE_OPS.acceptCoins, queryId)).endCell());
   await send(seller, item, { queryId: queryId + 1n, newOwner: address, responseTo: seller.address, forwardAmount: toNano("0.05"), forwardPayload: { cell: beginCell().endCell(), inRef: false } });
   const onSale = await saleData(net, address);
-  if (!onSale.nftOwnerAddress?.equals(seller.address)) throw new Error(`sale ${address.toRawString()} did not take the item from its seller`);
+  if (!onSale.nftOwner?.equals(seller.address)) throw new Error(`sale ${address.toRawString()} did not take the item from its seller`);
   return { address, contract: SALE_CONTRACT, item, seller: seller.address };
 }
 

@@ -5,21 +5,33 @@
 import { createHash } from "node:crypto";
 import { beginCell, toNano, type Address, type Cell } from "@ton/core";
 import { keyPairFromSeed, sign } from "@ton/crypto";
-import { NFT_OPCODES, readNftAddressByIndex, storeNftTransfer, storeTextComment } from "@tongate/contracts";
+import {
+  NFT_OPCODES,
+  readNftAddressByIndex,
+  readRoyaltyParams,
+  readTelemintAuctionConfig,
+  readTelemintAuctionState,
+  readTelemintTokenName,
+  storeNftTransfer,
+  storeTelemintCollectionStorage,
+  storeTextComment,
+  type NftRoyaltyParams,
+  type TeleitemAuctionConfig,
+  type TelemintAuctionConfig,
+} from "@tongate/contracts";
 import type { Localnet } from "@tongate/localnet";
 import { onchainContent } from "../contracts/index.js";
 import { sendExternalMessage, type LocalnetSender } from "../localnet-deploy.js";
 import { getMethod, inBody, intArg, txByExternal, txByInternalFrom, txByOp, txRef, type Actors, type TxRef } from "./chain.js";
 import { fixtureCode } from "./fixtures.js";
 import { nftCollectionState, nftItemState, nftTransferEvent, type NftCollectionState, type NftItemState, type NftTransferEvent } from "./nfts.js";
-import { readRoyaltyParams, readTelemintAuctionConfig, readTelemintAuctionState, readTelemintTokenName, type RoyaltyParams, type TelemintAuctionConfig } from "./readers.js";
-import { storeTelemintCollectionStorage, storeTelemintMsgDeploy, storeTelemintUnsignedDeploy, TELEMINT_MSG_DEPLOY, type TeleitemAuctionConfig } from "./storers.js";
+import { storeTelemintMsgDeploy, storeTelemintUnsignedDeploy, TELEMINT_MSG_DEPLOY } from "./storers.js";
 
 export interface TelemintItem extends NftItemState {
   tokenName: string;
   /** get_telemint_auction_config: beneficiary null once the auction is over. */
   auctionConfig: TelemintAuctionConfig;
-  royalty: RoyaltyParams;
+  royalty: NftRoyaltyParams;
 }
 
 export interface TelemintScenario {
@@ -121,7 +133,7 @@ async function telemintTransfer(net: Localnet, from: LocalnetSender, item: Addre
 export async function telemintItem(net: Localnet, item: Address): Promise<TelemintItem> {
   return {
     ...(await nftItemState(net, item)),
-    tokenName: readTelemintTokenName(await getMethod(net, item, "get_telemint_token_name")),
+    tokenName: readTelemintTokenName(await getMethod(net, item, "get_telemint_token_name")).toString("utf8"),
     auctionConfig: readTelemintAuctionConfig(await getMethod(net, item, "get_telemint_auction_config")),
     royalty: readRoyaltyParams(await getMethod(net, item, "royalty_params")),
   };

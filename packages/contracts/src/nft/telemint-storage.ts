@@ -79,6 +79,17 @@ export interface TeleitemAuctionConfig {
   duration: number;
 }
 
+export const loadTeleitemAuctionConfig = (c: Slice): TeleitemAuctionConfig => ({
+  beneficiaryAddress: c.loadMaybeAddress(),
+  initialMinBid: c.loadCoins(),
+  maxBid: c.loadCoins(),
+  minBidStep: c.loadUint(8),
+  minExtendTime: c.loadUint(32),
+  duration: c.loadUint(32),
+});
+export const storeTeleitemAuctionConfig = (src: TeleitemAuctionConfig) => (b: Builder) =>
+  b.storeAddress(src.beneficiaryAddress).storeCoins(src.initialMinBid).storeCoins(src.maxBid).storeUint(src.minBidStep, 8).storeUint(src.minExtendTime, 32).storeUint(src.duration, 32);
+
 /** teleitem_auction$_ state:^TeleitemAuctionState config:^TeleitemAuctionConfig. */
 export interface TeleitemAuction {
   state: TeleitemAuctionState;
@@ -116,9 +127,7 @@ function loadAuction(a: Slice): TeleitemAuction {
   const lastBidCell = st.loadMaybeRef()?.beginParse();
   const lastBid = lastBidCell ? { bidderAddress: lastBidCell.loadMaybeAddress(), bid: lastBidCell.loadCoins(), bidTs: lastBidCell.loadUint(32) } : null;
   const state = { lastBid, minBid: st.loadCoins(), endTime: st.loadUint(32) };
-  const c = a.loadRef().beginParse();
-  const config = { beneficiaryAddress: c.loadMaybeAddress(), initialMinBid: c.loadCoins(), maxBid: c.loadCoins(), minBidStep: c.loadUint(8), minExtendTime: c.loadUint(32), duration: c.loadUint(32) };
-  return { state, config };
+  return { state, config: loadTeleitemAuctionConfig(a.loadRef().beginParse()) };
 }
 
 function auctionCell(a: TeleitemAuction): Cell {
@@ -127,9 +136,7 @@ function auctionCell(a: TeleitemAuction): Cell {
     .storeMaybeRef(l ? beginCell().storeAddress(l.bidderAddress).storeCoins(l.bid).storeUint(l.bidTs, 32) : null)
     .storeCoins(a.state.minBid)
     .storeUint(a.state.endTime, 32);
-  const c = a.config;
-  const config = beginCell().storeAddress(c.beneficiaryAddress).storeCoins(c.initialMinBid).storeCoins(c.maxBid).storeUint(c.minBidStep, 8).storeUint(c.minExtendTime, 32).storeUint(c.duration, 32);
-  return beginCell().storeRef(state).storeRef(config).endCell();
+  return beginCell().storeRef(state).storeRef(beginCell().store(storeTeleitemAuctionConfig(a.config))).endCell();
 }
 
 export function loadTeleitemStorage(s: Slice): TeleitemStorage {

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tongate/decoder/v1/decoder.proto.
  */
 export const file_tongate_decoder_v1_decoder: GenFile = /*@__PURE__*/
-  fileDesc("CiB0b25nYXRlL2RlY29kZXIvdjEvZGVjb2Rlci5wcm90bxISdG9uZ2F0ZS5kZWNvZGVyLnYxIhIKEEdldFN0YXR1c1JlcXVlc3QiqwEKEUdldFN0YXR1c1Jlc3BvbnNlEg8KB3J1bm5pbmcYASABKAgSFQoNZGVjb2RlZF9zZXFubxgCIAEoDRIVCg1pbmRleGVkX3NlcW5vGAMgASgNEhIKCmxhZ19ibG9ja3MYBCABKA0SFgoOYmxvY2tzX2RlY29kZWQYBSABKAQSFwoPYWNjb3VudHNfZmFpbGVkGAYgASgEEhIKCmxhc3RfZXJyb3IYByABKAkybgoHRGVjb2RlchJdCglHZXRTdGF0dXMSJC50b25nYXRlLmRlY29kZXIudjEuR2V0U3RhdHVzUmVxdWVzdBolLnRvbmdhdGUuZGVjb2Rlci52MS5HZXRTdGF0dXNSZXNwb25zZSIDkAIBGgTI8xgCYgZwcm90bzM", [file_tongate_options_v1_options]);
+  fileDesc("CiB0b25nYXRlL2RlY29kZXIvdjEvZGVjb2Rlci5wcm90bxISdG9uZ2F0ZS5kZWNvZGVyLnYxIhIKEEdldFN0YXR1c1JlcXVlc3QixgEKEUdldFN0YXR1c1Jlc3BvbnNlEg8KB3J1bm5pbmcYASABKAgSFQoNZGVjb2RlZF9zZXFubxgCIAEoDRIVCg1pbmRleGVkX3NlcW5vGAMgASgNEhIKCmxhZ19ibG9ja3MYBCABKA0SFgoOYmxvY2tzX2RlY29kZWQYBSABKAQSFwoPYWNjb3VudHNfZmFpbGVkGAYgASgEEhIKCmxhc3RfZXJyb3IYByABKAkSGQoRdHJhbnNpZW50X3JldHJpZXMYCCABKAQybgoHRGVjb2RlchJdCglHZXRTdGF0dXMSJC50b25nYXRlLmRlY29kZXIudjEuR2V0U3RhdHVzUmVxdWVzdBolLnRvbmdhdGUuZGVjb2Rlci52MS5HZXRTdGF0dXNSZXNwb25zZSIDkAIBGgTI8xgCYgZwcm90bzM", [file_tongate_options_v1_options]);
 
 /**
  * @generated from message tongate.decoder.v1.GetStatusRequest
@@ -82,6 +82,14 @@ export type GetStatusResponse = Message<"tongate.decoder.v1.GetStatusResponse"> 
    * @generated from field: string last_error = 7;
    */
   lastError: string;
+
+  /**
+   * attempts at a block given up for a transient failure (the emulator busy or slow, the liteserver
+   * away) and made again, since start
+   *
+   * @generated from field: uint64 transient_retries = 8;
+   */
+  transientRetries: bigint;
 };
 
 /**
