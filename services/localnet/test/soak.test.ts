@@ -1,5 +1,5 @@
 // The short form of bench:localnet-soak: a chain's memory and the cost of a seal do not grow with its
-// age. 3,000 empty blocks sealed back to back; the live heap after a full GC and the CPU time per
+// age. 2,000 empty blocks sealed back to back; the live heap after a full GC and the CPU time per
 // seal are compared between blocks 500–1,000 and the last 500. CPU time, not wall time, and the
 // cheapest 100-block run of each window: the suite runs other files on the same cores, and a
 // garbage collection or a neighbour's burst lands on some runs, not on the slope.
@@ -27,9 +27,9 @@ const cpuMs = () => {
 };
 
 describe("a long-running localnet", () => {
-  it("keeps its live heap and its cost per seal flat over 3,000 blocks", { timeout: 240_000 }, async () => {
+  it("keeps its live heap and its cost per seal flat over 2,000 blocks", { timeout: 240_000 }, async () => {
     net = await Localnet.start({ seed: "soak", wallets: 1, listen: [], buildState: buildShardState, proofs: localnetProofs, emulator: { size: 1 } });
-    const BLOCKS = 3000;
+    const BLOCKS = 2000;
     let heapAt1000 = 0;
     const early: number[] = [];
     const late: number[] = [];
