@@ -4,12 +4,9 @@
 // they reach a query. The Jettons and NFTs tags (./jettons, ./nfts) build on these.
 import type { JsonObject } from "@bufbuild/protobuf";
 import { apiError } from "@tongate/runtime";
-import { getCheckpoint } from "@tongate/store";
+import { DECODER_CHECKPOINT, getCheckpoint } from "@tongate/store";
 import type { Page } from "./params.js";
 import { type Store, Where } from "./sql.js";
-
-/** The checkpoint the decoder keeps in the store: the last masterchain block it decoded whole. */
-export const DECODER_CHECKPOINT = "decoder";
 
 /**
  * How long a read of the decoder's checkpoint is reused. It only moves forward, so an answer bounded
