@@ -6,7 +6,7 @@
 
 export type Verdict = "pending" | "confirmed" | "denied";
 
-export interface KeyWalletRow {
+export type KeyWalletRow = {
   address: string;
   balance: string;
   owner: string;
@@ -20,9 +20,9 @@ export interface KeyWalletRow {
   data_hash: string;
   last_transaction_lt: string;
   mc_seqno: number;
-}
+};
 
-export interface KeyItemRow {
+export type KeyItemRow = {
   address: string;
   init: boolean;
   nft_index: string;
@@ -38,9 +38,9 @@ export interface KeyItemRow {
   data_hash: string;
   last_transaction_lt: string;
   mc_seqno: number;
-}
+};
 
-export interface KeyCollectionRow {
+export type KeyCollectionRow = {
   address: string;
   next_item_index: string;
   owner_address: string | null;
@@ -49,10 +49,10 @@ export interface KeyCollectionRow {
   data_hash: string;
   last_transaction_lt: string;
   mc_seqno: number;
-}
+};
 
 /** A jetton transfer as /jetton/transfers lists it, with what decides whether it is listed. */
-export interface KeyTransferRow {
+export type KeyTransferRow = {
   transaction_hash: string;
   transaction_lt: string;
   transaction_now: number;
@@ -69,23 +69,23 @@ export interface KeyTransferRow {
   forward_ton_amount: string;
   forward_payload: string | null;
   confirmed: number;
-}
+};
 
-export interface KeyInterfacesRow {
+export type KeyInterfacesRow = {
   address: string;
   interfaces: string[];
   last_transaction_lt: string;
   mc_seqno: number;
-}
+};
 
 /** What one decoded block (or one chunk of a rebuild) puts in the tables. */
-export interface DecodedKeyRows {
+export type DecodedKeyRows = {
   jettonWallets: KeyWalletRow[];
   jettonTransfers: KeyTransferRow[];
   nftItems: KeyItemRow[];
   nftCollections: KeyCollectionRow[];
   interfaces: KeyInterfacesRow[];
-}
+};
 
 export const emptyKeyRows = (): DecodedKeyRows => ({ jettonWallets: [], jettonTransfers: [], nftItems: [], nftCollections: [], interfaces: [] });
 

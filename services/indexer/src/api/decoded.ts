@@ -77,6 +77,9 @@ function validKey(kind: KeyKind, v: string | number): boolean {
   }
 }
 
+/** A cursor's key whose values are of `kinds` (what afterCursor binds; anything else is its 422). */
+export const validCursor = (after: readonly (string | number)[], kinds: readonly KeyKind[]): boolean => after.length === kinds.length && after.every((v, i) => validKey(kinds[i]!, v));
+
 /**
  * The condition that continues an order after the cursor's row: `(c1, c2, …) > (k1, k2, …)`
  * (`<` when descending), its values checked against `kinds` (422 on a cursor that was not given out).
@@ -84,7 +87,7 @@ function validKey(kind: KeyKind, v: string | number): boolean {
 export function afterCursor(w: Where, endpoint: string, page: Page, columns: readonly string[], kinds: readonly KeyKind[], asc: boolean): void {
   const after = page.after;
   if (!after) return;
-  if (after.length !== kinds.length || after.some((v, i) => !validKey(kinds[i]!, v))) {
+  if (!validCursor(after, kinds)) {
     throw apiError(422, `cursor: not a cursor of /api/v3/${endpoint}; pass the next_cursor of a previous page as it was given`);
   }
   const values = after.map((v, i) => w.param(CLICKHOUSE_TYPE[kinds[i]!], v));
