@@ -62,9 +62,11 @@ export const decoderService = defineService({
           if (keys) keyIndex = "complete";
           await run.start();
         });
+    let startError: string | undefined;
     started.catch((err: unknown) => {
-      keyIndex = "failed";
-      ctx.log.error({ err }, "decoder: its key-index tables could not be prepared; it does not decode");
+      startError = err instanceof Error ? err.message : String(err);
+      if (keyIndex === "preparing") keyIndex = "failed";
+      ctx.log.error({ err }, "decoder: did not start (its key-index tables or its checkpoint could not be read); it does not decode");
     });
     if (!chain.canRun) ctx.log.info("decoder: no liteserver in this process: contracts of unknown code are not read, wallets and items wait for a verdict");
     return {
@@ -74,7 +76,7 @@ export const decoderService = defineService({
         const reasons = [];
         if (ctx.options.decode && s.lagBlocks > LAG_DEGRADED) reasons.push(`decoder: ${s.lagBlocks} blocks behind the indexer; API v3's jetton and NFT answers are as of block ${s.decodedSeqno}`);
         if (s.lastError) reasons.push(`decoder: ${s.lastError}`);
-        if (keyIndex === "failed") reasons.push("decoder: its key-index tables could not be prepared; it does not decode (see the log)");
+        if (startError !== undefined) reasons.push(`decoder: did not start, it does not decode: ${startError}`);
         return { ok: true, degraded: reasons.length > 0, reasons, detail: { ...s, keyIndex, lastError: s.lastError ?? null } };
       },
       impl: {
