@@ -463,6 +463,10 @@ describe("the decoder killed with SIGKILL while the chain runs", () => {
     expect(a.checkpoint).toBe(head);
     expect(b.checkpoint).toBe(head);
     for (const t of TABLES) expect(b.tables[t], t).toEqual(a.tables[t]);
+    // the key-index tables hold the scenario (wallets and transfers by owner, items by owner), as of the head
+    const keyTable = (t: string) => a.keys.filter((k) => k.table === `decoder/${t}`);
+    for (const t of ["jetton_wallets_by_owner", "jetton_transfers_by_owner", "nft_items_by_owner", "interfaces"]) expect(keyTable(t).length, t).toBeGreaterThan(0);
+    expect(keyTable("staged")).toEqual([]);
     expect(b.keys).toEqual(a.keys);
     passed = true;
   }, 600_000);

@@ -15,3 +15,20 @@ export {
 export { KeyIndexEnv, KeyTables, openKeyIndexEnv, type KeyTableOptions, type KeyTablesLayout, type KeyTablesMeta } from "./key-index/env.js";
 export { accountKey, ACCOUNT_BYTES, HASH_BYTES, hashKey, LT_BYTES, ltBytes, prefixEnd, u32Bytes } from "./key-index/keys.js";
 export { storeFlags, storeKey, storeOptionsOf, storeProvision } from "./resource.js";
+export { DecodedKeys, DESTINATION, itemOrderKey, SOURCE, type TransferEntry } from "./decoded-keys/decoded-keys.js";
+export { DECODED_KEYS, DECODED_KEYS_FORMAT, DECODER_CHECKPOINT, DECODER_OWNER, indexBytes, itemKey, optionalAccountKey, transferKey, versionBytes, walletKey } from "./decoded-keys/layout.js";
+export {
+  collectionRow,
+  emptyKeyRows,
+  interfacesRow,
+  itemRow,
+  KEY_COLUMNS,
+  transferRow,
+  walletRow,
+  type DecodedKeyRows,
+  type KeyCollectionRow,
+  type KeyInterfacesRow,
+  type KeyItemRow,
+  type KeyTransferRow,
+  type KeyWalletRow,
+} from "./decoded-keys/rows.js";

@@ -2,15 +2,16 @@
 // in order — read, decoded, written, checkpointed. `blocks.indexed` (in process or over NATS) only
 // wakes it; it also looks on its own every few seconds, so a broker outage or a missed event costs
 // nothing. Indexing never waits for it.
-import { getCheckpoint, setCheckpoint, type Store } from "@tongate/store";
+import { type DecodedKeys, DECODER_CHECKPOINT, getCheckpoint, setCheckpoint, type Store } from "@tongate/store";
 import type { EventBus, Logger, Subscription } from "@tongate/runtime";
 import { decodeBlock } from "./decode-block.js";
 import { indexedBlocksAfter } from "./inputs.js";
+import { keyRowsOf, lateTransfers } from "./keys.js";
 import { confirmEvents, decidePending } from "./pending.js";
 import type { StateReader } from "./read-state.js";
 import type { Verdicts } from "./verdicts.js";
 import { TransientFailure } from "./transient.js";
-import { DECODER_CHECKPOINT, insertDecodedRows } from "./write.js";
+import { insertDecodedRows } from "./write.js";
 
 /** The indexer's checkpoint: the last masterchain block whose rows it has stored. */
 export const INDEXER_CHECKPOINT = "follower";
@@ -37,6 +38,8 @@ export interface DecoderStatus {
 
 export interface DecoderRunOptions {
   store: Store;
+  /** its key-index tables (when the store keeps a key index), made complete before the run starts */
+  keys?: DecodedKeys;
   reader: StateReader;
   verdicts: Verdicts;
   bus?: EventBus;
@@ -114,6 +117,11 @@ export class DecoderRun {
     const refused = await insertDecodedRows(this.o.store, rows);
     for (const r of refused) this.o.log.warn({ table: r.table, mcSeqno, reason: r.reason }, "decoder: ClickHouse refused a row; the block goes on without it");
     await confirmEvents(this.o.store, decided, mcSeqno);
+    // the key tables' rows before the checkpoint (staged: readers see them once it is set)
+    if (this.o.keys) {
+      const late = decided.jettonWallets.length ? await lateTransfers(this.o.store, decided) : [];
+      await this.o.keys.stage(mcSeqno, keyRowsOf(rows, late, refused));
+    }
     await this.advance(mcSeqno);
     this.s.blocksDecoded++;
     this.s.accountsFailed += failures.length + refused.length;
@@ -132,6 +140,8 @@ export class DecoderRun {
 
   private async advance(mcSeqno: number): Promise<void> {
     await setCheckpoint(this.o.store, DECODER_CHECKPOINT, mcSeqno);
+    // what the block staged goes to the readers, with the block's number, in one LMDB transaction
+    await this.o.keys?.apply(mcSeqno);
     this.s.decodedSeqno = mcSeqno;
   }
 }

@@ -9,9 +9,10 @@ import { emulatorKey } from "@tongate/emulator";
 import { liteClientKey } from "@tongate/liteclient";
 import { Decoder, GetStatusResponseSchema } from "@tongate/proto/gen/tongate/decoder/v1/decoder_pb.js";
 import { busKey, defineService, optional } from "@tongate/runtime";
-import { storeKey } from "@tongate/store";
+import { DecodedKeys, storeKey } from "@tongate/store";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { ChainContext } from "./chain-context.js";
+import { DECODER_KEY_INDEX, prepareDecodedKeys } from "./keys.js";
 import { StateReader } from "./read-state.js";
 import { DecoderRun } from "./run.js";
 import { Verdicts } from "./verdicts.js";
@@ -30,13 +31,15 @@ export const decoderService = defineService({
   needs: { store: storeKey, emulator: emulatorKey, liteClient: optional(liteClientKey), bus: optional(busKey) },
   async start(ctx) {
     const store = ctx.needs.store;
-    await store.register({ owner: "decoder", migrations: DECODER_MIGRATIONS });
+    const reg = await store.register({ owner: "decoder", migrations: DECODER_MIGRATIONS, keyIndex: DECODER_KEY_INDEX });
+    const keys = reg.keys && DecodedKeys.of(reg.keys);
     const chain = new ChainContext(ctx.needs.liteClient, ctx.needs.emulator);
     const metrics = new Registry();
     const blocks = new Counter({ name: "tongate_decoder_blocks_total", help: "masterchain blocks decoded", registers: [metrics] });
     const seconds = new Histogram({ name: "tongate_decoder_block_seconds", help: "time to decode and write one masterchain block", buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [metrics] });
     const run = new DecoderRun({
       store,
+      keys,
       reader: new StateReader(chain),
       verdicts: new Verdicts(store, chain),
       bus: ctx.needs.bus,
@@ -49,7 +52,23 @@ export const decoderService = defineService({
     new Gauge({ name: "tongate_decoder_decoded_seqno", help: "the last masterchain block decoded", registers: [metrics], collect() { this.set(run.status().decodedSeqno); } });
     new Gauge({ name: "tongate_decoder_lag_blocks", help: "masterchain blocks the indexer has stored and the decoder has not decoded", registers: [metrics], collect() { this.set(run.status().lagBlocks); } });
     new Gauge({ name: "tongate_decoder_transient_retries", help: "attempts at a block given up for a transient failure (the emulator busy or slow, the liteserver away) and made again, since start", registers: [metrics], collect() { this.set(run.status().transientRetries); } });
-    if (ctx.options.decode) await run.start();
+    // the key tables are brought to the checkpoint (rebuilt from ClickHouse if need be) before the
+    // first block is decoded; meanwhile the decoder waits and API v3 reads ClickHouse
+    const stopPrepare = new AbortController();
+    let keyIndex = keys ? "preparing" : "off";
+    const started = !ctx.options.decode
+      ? Promise.resolve(keys?.setLive(false))
+      : (keys ? prepareDecodedKeys(store, keys, (signal) => reg.prepareKeys({ signal }), stopPrepare.signal) : Promise.resolve(true)).then(async (ready) => {
+          if (!ready) return;
+          if (keys) keyIndex = "complete";
+          await run.start();
+        });
+    let startError: string | undefined;
+    started.catch((err: unknown) => {
+      startError = err instanceof Error ? err.message : String(err);
+      if (keyIndex === "preparing") keyIndex = "failed";
+      ctx.log.error({ err }, "decoder: did not start (its key-index tables or its checkpoint could not be read); it does not decode");
+    });
     if (!chain.canRun) ctx.log.info("decoder: no liteserver in this process: contracts of unknown code are not read, wallets and items wait for a verdict");
     return {
       metrics,
@@ -58,7 +77,8 @@ export const decoderService = defineService({
         const reasons = [];
         if (ctx.options.decode && s.lagBlocks > LAG_DEGRADED) reasons.push(`decoder: ${s.lagBlocks} blocks behind the indexer; API v3's jetton and NFT answers are as of block ${s.decodedSeqno}`);
         if (s.lastError) reasons.push(`decoder: ${s.lastError}`);
-        return { ok: true, degraded: reasons.length > 0, reasons, detail: { ...s, lastError: s.lastError ?? null } };
+        if (startError !== undefined) reasons.push(`decoder: did not start, it does not decode: ${startError}`);
+        return { ok: true, degraded: reasons.length > 0, reasons, detail: { ...s, keyIndex, lastError: s.lastError ?? null } };
       },
       impl: {
         getStatus: () => {
@@ -75,7 +95,13 @@ export const decoderService = defineService({
           });
         },
       },
-      close: () => run.stop(),
+      async close() {
+        stopPrepare.abort();
+        await started.catch(() => undefined);
+        await run.stop();
+        // no longer kept current: readers go to ClickHouse until a decoder writes them again
+        await keys?.setLive(false);
+      },
     };
   },
 });

@@ -4,9 +4,6 @@
 import type { Store } from "@tongate/store";
 import type { DecodedRows } from "./rows.js";
 
-/** The decoder's checkpoint: the last masterchain block whose rows are all written. API v3 answers nothing past it. */
-export const DECODER_CHECKPOINT = "decoder";
-
 /** ClickHouse refused a row's value (a number out of its column's range, text where a number goes): a fact of that row, not of the store. */
 const VALUE_REFUSED = /cannot parse|must not contain|out of (range|bound)|cannot convert|type mismatch|incorrect data|value is too (big|long)/i;
 

@@ -3,6 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { type AddressBookRow, AddressBookRowSchema } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { LruMap } from "@tongate/runtime";
+import type { DecodedKeys } from "@tongate/store";
 import { walletByCodeHash } from "@tongate/contracts";
 import { formatFriendly } from "@tongate/ton";
 import type { KeyIndex } from "../store/key-index/key-index.js";
@@ -59,6 +60,8 @@ const interfacesCache = new WeakMap<Store, LruMap<string, { interfaces: string[]
 export async function detectedInterfaces(store: Store, accounts: readonly string[]): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
   if (!accounts.length) return found;
+  // the decoder's key tables are current with its checkpoint: no cache needed
+  if (store.decoded?.usable) return store.decoded.interfaces(accounts);
   let cache = interfacesCache.get(store);
   if (!cache) interfacesCache.set(store, (cache = new LruMap(50_000)));
   const at = Date.now();
@@ -99,18 +102,24 @@ export async function addressBook(store: Store, addresses: Iterable<string | nul
   const keys = distinct(addresses);
   if (!keys.length) return {};
   const codes = await codeHashes(store, keys);
-  const contracts = keys.filter((a) => {
-    const code = codes.get(a) ?? null;
-    return code !== null && !walletByCodeHash(code);
-  });
+  const contracts = keys.filter((a) => isContract(codes.get(a) ?? null));
   return bookOf(keys, codes, await detectedInterfaces(store, contracts));
 }
 
-/** The same address book from a complete key index alone (a key reader's thread: api/key-readers). */
-export function addressBookFromKeys(index: KeyIndex, addresses: Iterable<string | null | undefined>): Record<string, AddressBookRow> {
+/**
+ * The same address book from a complete key index alone (a key reader's thread: api/key-readers),
+ * with the decoder's interfaces when its tables are usable.
+ */
+export function addressBookFromKeys(index: KeyIndex, addresses: Iterable<string | null | undefined>, decoded?: DecodedKeys): Record<string, AddressBookRow> {
   const keys = distinct(addresses);
-  return keys.length ? bookOf(keys, index.codeHashes(keys)) : {};
+  if (!keys.length) return {};
+  const codes = index.codeHashes(keys);
+  const detected = decoded?.usable ? decoded.interfaces(keys.filter((a) => isContract(codes.get(a) ?? null))) : undefined;
+  return bookOf(keys, codes, detected);
 }
+
+/** An account with code that is not a wallet: its interfaces are the decoder's. */
+const isContract = (code: string | null): boolean => code !== null && !walletByCodeHash(code);
 
 const distinct = (addresses: Iterable<string | null | undefined>): string[] => [...new Set([...addresses].filter((a): a is string => !!a))];
 

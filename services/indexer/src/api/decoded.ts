@@ -4,12 +4,9 @@
 // they reach a query. The Jettons and NFTs tags (./jettons, ./nfts) build on these.
 import type { JsonObject } from "@bufbuild/protobuf";
 import { apiError } from "@tongate/runtime";
-import { getCheckpoint } from "@tongate/store";
+import { DECODER_CHECKPOINT, getCheckpoint } from "@tongate/store";
 import type { Page } from "./params.js";
 import { type Store, Where } from "./sql.js";
-
-/** The checkpoint the decoder keeps in the store: the last masterchain block it decoded whole. */
-export const DECODER_CHECKPOINT = "decoder";
 
 /**
  * How long a read of the decoder's checkpoint is reused. It only moves forward, so an answer bounded
@@ -80,6 +77,9 @@ function validKey(kind: KeyKind, v: string | number): boolean {
   }
 }
 
+/** A cursor's key whose values are of `kinds` (what afterCursor binds; anything else is its 422). */
+export const validCursor = (after: readonly (string | number)[], kinds: readonly KeyKind[]): boolean => after.length === kinds.length && after.every((v, i) => validKey(kinds[i]!, v));
+
 /**
  * The condition that continues an order after the cursor's row: `(c1, c2, …) > (k1, k2, …)`
  * (`<` when descending), its values checked against `kinds` (422 on a cursor that was not given out).
@@ -87,7 +87,7 @@ function validKey(kind: KeyKind, v: string | number): boolean {
 export function afterCursor(w: Where, endpoint: string, page: Page, columns: readonly string[], kinds: readonly KeyKind[], asc: boolean): void {
   const after = page.after;
   if (!after) return;
-  if (after.length !== kinds.length || after.some((v, i) => !validKey(kinds[i]!, v))) {
+  if (!validCursor(after, kinds)) {
     throw apiError(422, `cursor: not a cursor of /api/v3/${endpoint}; pass the next_cursor of a previous page as it was given`);
   }
   const values = after.map((v, i) => w.param(CLICKHOUSE_TYPE[kinds[i]!], v));

@@ -39,8 +39,8 @@ export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: 
     blockchain: withKeyReaders(Blockchain, step(Blockchain, blockchainImpl(store)), readers),
     accounts: withKeyReaders(Accounts, step(Accounts, accountsImpl(store)), readers),
     actions: withKeyReaders(Actions, step(Actions, actionsImpl(store)), readers),
-    jettons: step(Jettons, jettonsImpl(store)),
-    nfts: step(Nfts, nftsImpl(store)),
+    jettons: withKeyReaders(Jettons, step(Jettons, jettonsImpl(store)), readers),
+    nfts: withKeyReaders(Nfts, step(Nfts, nftsImpl(store)), readers),
     stats: step(Stats, statsImpl(store)),
     apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),
   };

@@ -2,7 +2,19 @@
 // migrations, its key-index tables and their rebuild from ClickHouse — registered with the store
 // the host opened, and the store as the indexer reads and writes it (with its key index).
 import { fileURLToPath } from "node:url";
-import { loadMigrations as loadMigrationsIn, migrate as migrateIn, openStore, type Migration, type MigrateResult, type Store, type StoreOptions, type StoreSchema } from "@tongate/store";
+import {
+  DECODED_KEYS,
+  DecodedKeys,
+  DECODER_OWNER,
+  loadMigrations as loadMigrationsIn,
+  migrate as migrateIn,
+  openStore,
+  type Migration,
+  type MigrateResult,
+  type Store,
+  type StoreOptions,
+  type StoreSchema,
+} from "@tongate/store";
 import { INDEXER_KEY_TABLES, INDEXER_OWNER, KeyIndex } from "./key-index/key-index.js";
 import { rebuildKeyIndex } from "./key-index/rebuild.js";
 
@@ -29,6 +41,8 @@ export const INDEXER_SCHEMA: StoreSchema = {
 /** The store with the indexer's key index, when the store keeps one; reads use it once it is complete. */
 export interface IndexStore extends Store {
   readonly keys?: KeyIndex;
+  /** the decoder's key-index tables (a reader's view): API v3's token lookups use them while a decoder keeps them */
+  readonly decoded?: DecodedKeys;
 }
 
 /** Registers the indexer's tables with `store` (once per store): the store as the indexer uses it. */
@@ -61,5 +75,6 @@ function withKeys(store: Store, keys: KeyIndex | undefined): IndexStore {
     register: (schema) => store.register(schema),
     close: () => store.close(),
     keys,
+    decoded: store.keyIndex && DecodedKeys.of(store.keyIndex.tables(DECODER_OWNER, DECODED_KEYS)),
   };
 }

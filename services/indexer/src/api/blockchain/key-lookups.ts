@@ -19,6 +19,7 @@ import {
   TransactionsResponseSchema,
 } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { apiError } from "@tongate/runtime";
+import type { DecodedKeys } from "@tongate/store";
 import { byLtThenHash, type KeyIndex, sortByLt } from "../../store/key-index/key-index.js";
 import type { IndexStore as Store } from "../../store/index-store.js";
 import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
@@ -26,13 +27,16 @@ import { b64Hash, DEFAULT_LIMIT, isAsc, nextCursor, pageOf, rawAddress } from ".
 const TX_KEY = ["string", "string"] as const;
 
 /**
- * What a key lookup reads: the store's key index (only that, so that a key reader in a thread of its
- * own, api/key-readers, runs the same functions).
+ * What a key lookup reads: the store's key index, the indexer's tables and the decoder's (only that,
+ * so that a key reader in a thread of its own, api/key-readers, runs the same functions).
  */
-export type KeySource = Pick<Store, "keys">;
+export type KeySource = Pick<Store, "keys" | "decoded">;
 
 /** The store's key index when reads may use it. */
 export const usableKeys = (store: KeySource): KeyIndex | undefined => (store.keys?.complete ? store.keys : undefined);
+
+/** The decoder's key-index tables when reads may use them (complete, and kept by a decoder). */
+export const usableDecoded = (store: KeySource): DecodedKeys | undefined => (store.decoded?.usable ? store.decoded : undefined);
 
 /** The response for these transactions (the book step adds the address book, from the key index too). */
 function keyIndexResponse(transactions: Transaction[], cursor?: string): TransactionsResponse {

@@ -1,5 +1,6 @@
 // API v3 "Jettons": tongate.v3.Jettons over the decoder's tables. Each answer is bounded by the
-// decoder's checkpoint; before the decoder has decoded anything, every list is empty.
+// decoder's checkpoint; before the decoder has decoded anything, every list is empty. The lookups by
+// owner or jetton are answered from the decoder's key-index tables when they can (./key-lookups.ts).
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
@@ -12,6 +13,7 @@ import {
 import { decodedUpTo, eventOrder, keyOf } from "../decoded.js";
 import { isAsc, nextCursor, pageOf } from "../params.js";
 import type { Store } from "../sql.js";
+import { jettonTransfersFromKeys, jettonWalletsFromKeys } from "./key-lookups.js";
 import { burnOf, masterOf, transferOf, unclaimed, walletOf } from "./models.js";
 import * as q from "./queries.js";
 import { burnFilters, masterFilters, transferFilters, walletFilters } from "./request.js";
@@ -30,6 +32,8 @@ export function jettonsImpl(store: Store): Partial<ServiceImpl<typeof Jettons>> 
     },
 
     async getJettonWallets(req) {
+      const fromKeys = jettonWalletsFromKeys(store, req);
+      if (fromKeys) return fromKeys;
       const f = walletFilters(req);
       const order = q.walletOrder(req.sort);
       const page = pageOf("jetton/wallets", order.asc, req, order.kinds.map(() => "string"));
@@ -44,6 +48,8 @@ export function jettonsImpl(store: Store): Partial<ServiceImpl<typeof Jettons>> 
     },
 
     async getJettonTransfers(req) {
+      const fromKeys = jettonTransfersFromKeys(store, req);
+      if (fromKeys) return fromKeys;
       const f = transferFilters(req);
       const asc = isAsc(req.sort);
       const order = eventOrder(f);

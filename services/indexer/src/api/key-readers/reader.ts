@@ -7,7 +7,8 @@ import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { renderResult } from "@tongate/proto/json/render.js";
 import { installSpeedShims } from "@tongate/ton";
-import { KeyIndex } from "../../store/key-index/key-index.js";
+import { DECODED_KEYS, DecodedKeys, DECODER_OWNER, openKeyIndexEnv } from "@tongate/store";
+import { INDEXER_KEY_TABLES, INDEXER_OWNER, KeyIndex } from "../../store/key-index/key-index.js";
 import { addressBookFromKeys } from "../book.js";
 import { type BookSources, fillBook, planOf } from "../book-step.js";
 import { KEY_LOOKUPS, lookupId } from "./lookups.js";
@@ -21,9 +22,12 @@ const data: KeyReaderData = workerData;
 // (a cached v2 answer) are not queued behind v3 pages
 if (data.nice) setPriority(data.nice);
 
-const keys = KeyIndex.openReader(data.dir);
-const source = { keys };
-const book: BookSources = { addressBook: (addresses) => Promise.resolve(addressBookFromKeys(keys, addresses)) };
+// the indexer's tables and the decoder's, in one view of the environment
+const env = openKeyIndexEnv(data.dir);
+const keys = KeyIndex.of(env.tables(INDEXER_OWNER, INDEXER_KEY_TABLES));
+const decoded = DecodedKeys.of(env.tables(DECODER_OWNER, DECODED_KEYS));
+const source = { keys, decoded };
+const book: BookSources = { addressBook: (addresses) => Promise.resolve(addressBookFromKeys(keys, addresses, decoded)) };
 const byId = new Map(KEY_LOOKUPS.map((l) => [lookupId(l.method), l]));
 const port = parentPort!;
 

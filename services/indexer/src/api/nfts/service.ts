@@ -1,5 +1,6 @@
 // API v3 "NFTs": tongate.v3.Nfts over the decoder's tables. Each answer is bounded by the decoder's
-// checkpoint; before the decoder has decoded anything, every list is empty.
+// checkpoint; before the decoder has decoded anything, every list is empty. The items of an owner
+// are answered from the decoder's key-index tables when they can (./key-lookups.ts).
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
@@ -12,6 +13,7 @@ import {
 import { decodedUpTo, eventOrder, keyOf } from "../decoded.js";
 import { isAsc, nextCursor, pageOf } from "../params.js";
 import type { Store } from "../sql.js";
+import { nftItemsFromKeys } from "./key-lookups.js";
 import { collectionOf, itemOf, saleOf, transferOf } from "./models.js";
 import * as q from "./queries.js";
 import { collectionFilters, itemFilters, saleAddresses, transferFilters } from "./request.js";
@@ -30,6 +32,8 @@ export function nftsImpl(store: Store): Partial<ServiceImpl<typeof Nfts>> {
     },
 
     async getNftItems(req) {
+      const fromKeys = nftItemsFromKeys(store, req);
+      if (fromKeys) return fromKeys;
       const f = itemFilters(req);
       const order = q.itemOrder(f);
       const page = pageOf("nft/items", order.asc, req, order.kinds.map(() => "string"));
