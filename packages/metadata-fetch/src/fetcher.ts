@@ -36,6 +36,8 @@ export interface MetadataFetcherOptions {
   failureTtlMs?: number;
   resolve?: Resolver;
   userAgent?: string;
+  /** CA certificates (PEM) trusted instead of Node's bundled ones: a gateway behind a private CA. */
+  ca?: string | Buffer | (string | Buffer)[];
   /** The cache's clock (ms). */
   now?: () => number;
 }
@@ -79,7 +81,7 @@ export interface CachedMetadata {
 
 export class MetadataFetcher {
   private readonly config: RequestConfig;
-  private readonly options: Required<Omit<MetadataFetcherOptions, "resolve" | "now">>;
+  private readonly options: Required<Omit<MetadataFetcherOptions, "resolve" | "now" | "ca">>;
   private readonly now: () => number;
   private readonly cache: LruCache<MetadataResult>;
   private readonly pending = new Map<string, Promise<MetadataResult>>();
@@ -120,6 +122,7 @@ export class MetadataFetcher {
       maxDepth: o.maxDepth,
       resolve: options.resolve ?? defaultResolver,
       userAgent: o.userAgent,
+      ca: options.ca,
     };
     this.cache = new LruCache(o.cacheEntries, o.cacheBytes);
   }

@@ -2,8 +2,8 @@
 // its connection is opened, then the body read up to the size cap and parsed. Everything ends in a
 // MetadataResult: nothing here throws or leaves a socket open.
 import { lookup as dnsLookup } from "node:dns/promises";
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest, type RequestOptions } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { addressCategory } from "./address-policy.js";
 import { parseMetadataJson } from "./json.js";
@@ -33,6 +33,8 @@ export interface RequestConfig {
   maxDepth: number;
   resolve: Resolver;
   userAgent: string;
+  /** CA certificates trusted instead of Node's bundled ones (PEM), if given. */
+  ca?: string | Buffer | (string | Buffer)[];
 }
 
 export const defaultResolver: Resolver = async (hostname) => {
@@ -176,6 +178,8 @@ function exchange(url: URL, addresses: ResolvedAddress[], config: RequestConfig,
       },
       agent: false,
       lookup: pinnedLookup(addresses),
+      // The certificate is checked against the URL's host name (SNI too), not the pinned address.
+      ...(url.protocol === "https:" && config.ca !== undefined ? { ca: config.ca } : {}),
     };
     const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(options);
     req.on("error", (e: NodeJS.ErrnoException) => finish({ kind: "fail", reason: socketReason(e, url) }));

@@ -2,6 +2,9 @@
 // failure with its reason, in bounded time, memory and sockets; refused addresses are refused
 // before any connection (the watcher sees every connection attempt of the process, and none may
 // leave loopback); the cache, the concurrency limits and the queue do what they say.
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MetadataFetcher, type MetadataFetcherOptions, type MetadataResult, type Resolver } from "@tongate/metadata-fetch";
 import { startMetadataServer, tcpSockets, watchConnections, type MetadataServer } from "./metadata-server.js";
@@ -126,6 +129,27 @@ describe("answers", () => {
     const f = fetcher({ resolve: resolverOf({}) });
     expect(failure(await f.fetch("http://127.0.0.1:1/x.json"))).toBe("connection refused by 127.0.0.1:1");
     expect(failure(await f.fetch("https://nowhere.test/x.json"))).toBe("DNS lookup of nowhere.test failed (ENOTFOUND)");
+  });
+});
+
+describe("https", () => {
+  const tls = (file: string) => readFileSync(new URL(`./tls/${file}`, import.meta.url));
+  let httpsServer: Server;
+  let port = 0;
+  beforeAll(async () => {
+    httpsServer = createServer({ key: tls("meta.test.key"), cert: tls("meta.test.crt") }, (_req, res) => res.end('{"name":"over TLS"}'));
+    await new Promise<void>((resolve) => httpsServer.listen(0, "127.0.0.1", resolve));
+    port = (httpsServer.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => httpsServer.close(() => resolve())));
+
+  it("the certificate is checked against the URL's host name, the connection going to the judged address", async () => {
+    const resolve = resolverOf({ "meta.test": ["127.0.0.1"], "other.test": ["127.0.0.1"] });
+    const trusting = fetcher({ resolve, ca: tls("meta.test.crt") });
+    expect(await trusting.fetch(`https://meta.test:${port}/m.json`)).toMatchObject({ ok: true, json: { name: "over TLS" } });
+    expect(failure(await trusting.fetch(`https://other.test:${port}/m.json`))).toMatch(new RegExp(`^TLS error with other.test:${port}: Hostname/IP does not match`, "u"));
+    // Without the CA, a self-signed certificate is refused.
+    expect(failure(await fetcher({ resolve }).fetch(`https://meta.test:${port}/m.json`))).toMatch(new RegExp(`^TLS error with meta.test:${port}: self-signed certificate`, "u"));
   });
 });
 
