@@ -35,8 +35,12 @@ export function parseMetadataJson(body: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH
   } catch (e) {
     return { ok: false, reason: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!isObject(value)) {
     return { ok: false, reason: `JSON is ${value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`}, not an object` };
   }
-  return { ok: true, json: value as Record<string, unknown> };
+  return { ok: true, json: value };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

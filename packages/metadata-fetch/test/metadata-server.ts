@@ -2,7 +2,7 @@
 // huge bodies, invalid and deeply nested JSON, redirects anywhere, slow answers for counting
 // concurrency. It records what it saw so a test can assert what reached it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { Socket, type AddressInfo } from "node:net";
 import { channel } from "node:diagnostics_channel";
 
 export interface MetadataServer {
@@ -138,9 +138,8 @@ function writeBig(res: ServerResponse, declareLength: boolean, written: number[]
 export function watchConnections(): { attempts: string[]; stop: () => void } {
   const attempts: string[] = [];
   const onSocket = (message: unknown) => {
-    if (typeof message !== "object" || message === null || !("socket" in message)) return;
-    const socket = message.socket as Socket;
-    socket.on("connectionAttempt", (ip: string) => attempts.push(ip));
+    if (typeof message !== "object" || message === null || !("socket" in message) || !(message.socket instanceof Socket)) return;
+    message.socket.on("connectionAttempt", (ip: string) => attempts.push(ip));
   };
   const ch = channel("net.client.socket");
   ch.subscribe(onSocket);
