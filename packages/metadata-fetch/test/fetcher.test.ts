@@ -120,7 +120,7 @@ describe("answers", () => {
     const hung = [1, 2, 3, 4].map((i) => f.fetch(`http://slow.test:${port}/hang?${i}`));
     const started = Date.now();
     expect(await f.fetch(`http://fast.test:${port}/ok`)).toMatchObject({ ok: true });
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(1_000); // the hung fetches hold their slots for 1.5 s
     await f.close();
     for (const r of await Promise.all(hung)) expect(failure(r)).toBe("metadata fetcher closed");
   });
