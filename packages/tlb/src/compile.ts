@@ -47,6 +47,8 @@ export interface FieldStep {
   render: Render;
   /** Slot receiving the value of a `#`-typed field, or -1. */
   slot: number;
+  /** The type has `~x` arguments: reading it defines x. */
+  outs: boolean;
 }
 
 export type Step =
@@ -70,6 +72,8 @@ export interface Ctor {
   tagBits: number;
   tag: number;
   slots: number;
+  /** Position among its type's constructors. */
+  order: number;
   params: ArgPattern[];
   steps: Step[];
   line: number;
@@ -80,6 +84,8 @@ export type ParamKind = "nat" | "type" | "out";
 export interface TypeDef {
   name: string;
   ctors: Ctor[];
+  /** Constructors by tag length, then tag value, each list in declaration order; untagged ones apart. */
+  dispatch: { lens: number[]; byTag: Map<number, Ctor[]>[]; untagged: Ctor[] };
   kinds: ParamKind[];
   /** No parameters, one bit, both values valid (`Bool`, `Bit`, two-valued enums): printed as JSON true/false. */
   isBool: boolean;
@@ -115,7 +121,7 @@ export function compileScheme(decls: DeclarationAst[]): CompiledScheme {
       const kinds: ParamKind[] = d.args.map((a) =>
         a.k === "neg" ? "out" : (a.k === "name" && (typeParams.has(a.name) || /^[A-Z]/.test(a.name))) || a.k === "apply" || a.k === "ref" ? "type" : "nat",
       );
-      def = { name: d.typeName, ctors: [], kinds, isBool: false };
+      def = { name: d.typeName, ctors: [], kinds, isBool: false, dispatch: emptyDispatch() };
       types.set(d.typeName, def);
     } else if (def.kinds.length !== d.args.length) {
       throw new TlbSchemeError(`line ${d.line}: ${d.typeName} declared with ${def.kinds.length} and ${d.args.length} parameters`);
@@ -126,7 +132,7 @@ export function compileScheme(decls: DeclarationAst[]): CompiledScheme {
   let anonCount = 0;
   const compileCtor = (name: string, tag: DeclarationAst["tag"], fields: FieldAst[], def: TypeDef, args: Expr[], line: number): Ctor => {
     const scope: Scope = { names: new Map(), slots: 0 };
-    const ctor: Ctor = { name, anonymous: name === "_", def, tagBits: 0, tag: 0, slots: 0, params: [], steps: [], line };
+    const ctor: Ctor = { name, anonymous: name === "_", def, tagBits: 0, tag: 0, slots: 0, order: def.ctors.length, params: [], steps: [], line };
     allCtors.push(ctor);
     if (tag) {
       ctor.tagBits = tag.bits;
@@ -182,7 +188,7 @@ export function compileScheme(decls: DeclarationAst[]): CompiledScheme {
           if (e.op === "*" && e.b.k === "name" && e.b.name === "Bit") return { k: "bitTuple", w: natE(e.a) };
           throw new TlbSchemeError(where(`unsupported type expression (${e.op})`));
         case "anon": {
-          const anonDef: TypeDef = { name: `${def.name}_aux${++anonCount}`, ctors: [], kinds: [], isBool: false };
+          const anonDef: TypeDef = { name: `${def.name}_aux${++anonCount}`, ctors: [], kinds: [], isBool: false, dispatch: emptyDispatch() };
           anonDef.ctors.push(compileCtor("_", { bits: 0, value: 0 }, e.fields, anonDef, [], line));
           return { k: "app", def: anonDef, args: [] };
         }
@@ -225,7 +231,7 @@ export function compileScheme(decls: DeclarationAst[]): CompiledScheme {
         const type = typeE(texpr);
         const slot = f.name ? scope.slots++ : -1;
         if (f.name) scope.names.set(f.name, { s: slot, kind: isNatType(type) ? "nat" : "field" });
-        ctor.steps.push({ k: "field", key, label: `${name === "_" ? def.name : name}.${key || "_"}`, cond, type, fixed: null, render: renderOf(type), slot });
+        ctor.steps.push({ k: "field", key, label: `${name === "_" ? def.name : name}.${key || "_"}`, cond, type, fixed: null, render: renderOf(type), slot, outs: type.k === "app" && type.args.some((a) => a.k === "out") });
       }
     }
     ctor.params = args.map((a, i): ArgPattern => {
@@ -265,6 +271,24 @@ export function compileScheme(decls: DeclarationAst[]): CompiledScheme {
     ctors.push(ctor);
   }
   for (const def of types.values()) def.isBool = computeIsBool(def, types);
+  const defs = new Set(allCtors.map((c) => c.def));
+  for (const def of defs) {
+    for (const c of def.ctors) {
+      if (!c.tagBits) {
+        def.dispatch.untagged.push(c);
+        continue;
+      }
+      let i = def.dispatch.lens.indexOf(c.tagBits);
+      if (i < 0) {
+        i = def.dispatch.lens.push(c.tagBits) - 1;
+        def.dispatch.byTag.push(new Map());
+      }
+      const m = def.dispatch.byTag[i]!;
+      const list = m.get(c.tag) ?? [];
+      list.push(c);
+      m.set(c.tag, list);
+    }
+  }
   // Renders depend on isBool, known only now; constant types are evaluated once.
   for (const ctor of allCtors) {
     for (const st of ctor.steps) {
@@ -279,6 +303,10 @@ export function compileScheme(decls: DeclarationAst[]): CompiledScheme {
 /** `^Cell` / `^Any` as written: toncenter prints the referenced cell itself, not wrapped. */
 export function isRawRef(t: TypeE & { k: "ref" }): boolean {
   return t.t.k === "any" || t.t.k === "cell";
+}
+
+function emptyDispatch(): TypeDef["dispatch"] {
+  return { lens: [], byTag: [], untagged: [] };
 }
 
 function isNatType(t: TypeE): boolean {

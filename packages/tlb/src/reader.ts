@@ -75,15 +75,17 @@ function evalType(t: TypeE, env: Env): TV {
       const types: (TV | null)[] = [];
       for (const a of t.args) {
         if (a.k === "nat") {
+          // May be negative (toncenter passes -1 for an absent W5 extended-action list): only a
+          // constructor that needs the value refuses it.
           const v = natOf(a.e, env);
-          if (v < 0 || !Number.isSafeInteger(v)) fail(`argument ${v} of ${t.def.name} is not a natural number`);
+          if (!Number.isSafeInteger(v)) fail(`argument ${v} of ${t.def.name} is out of range`);
           nats.push(v);
           types.push(null);
         } else if (a.k === "type") {
           nats.push(0);
           types.push(evalType(a.t, env));
         } else {
-          nats.push(-1);
+          nats.push(NaN);
           types.push(null);
         }
       }
@@ -256,7 +258,7 @@ function readField(st: FieldStep, env: Env, s: Slice, ctx: ReadContext): Json {
       return readValue(inner, openRef(cell), ctx);
     }
     case "value": {
-      if (tv.k === "app" && st.type.k === "app" && tv.nats.includes(-1)) {
+      if (tv.k === "app" && st.type.k === "app" && st.outs) {
         const outs: number[] = [];
         const v = readApp(tv, s, ctx, outs);
         st.type.args.forEach((a, i) => {
@@ -282,7 +284,7 @@ function bindParams(c: Ctor, tv: TV & { k: "app" }, env: Env): boolean {
         break;
       case "bind": {
         const v = tv.nats[i]! - p.plus;
-        if (v < 0) return false;
+        if (p.plus && v < 0) return false;
         const had = env[p.s];
         if (had !== undefined && had !== v) return false;
         env[p.s] = v;
@@ -337,20 +339,34 @@ export function readApp(tv: TV & { k: "app" }, s: Slice, ctx: ReadContext, outs:
   if (++ctx.depth > ctx.limits.maxDepth) throw new LimitFail(`values nested deeper than ${ctx.limits.maxDepth}`);
   try {
     const def = tv.def;
+    const d = def.dispatch;
     let first: { c: Ctor; env: Env } | null = null;
     let more: { c: Ctor; env: Env }[] | null = null;
-    const left = s.remainingBits;
-    for (const c of def.ctors) {
-      if (c.tagBits && (left < c.tagBits || s.preloadUint(c.tagBits) !== c.tag)) continue;
+    const consider = (c: Ctor) => {
       const env: Env = new Array(c.slots);
-      if (!bindParams(c, tv, env)) continue;
+      if (!bindParams(c, tv, env)) return;
       if (!first) first = { c, env };
       else (more ??= []).push({ c, env });
+    };
+    const left = s.remainingBits;
+    for (let i = 0; i < d.lens.length; i++) {
+      const len = d.lens[i]!;
+      if (left < len) continue;
+      const list = d.byTag[i]!.get(s.preloadUint(len));
+      if (list) for (const c of list) consider(c);
+    }
+    for (const c of d.untagged) consider(c);
+    // Candidates from several tag lengths are tried in declaration order.
+    if (more && d.lens.length + (d.untagged.length ? 1 : 0) > 1) {
+      const all: { c: Ctor; env: Env }[] = [first!, ...more].sort((a, b) => a.c.order - b.c.order);
+      first = all[0]!;
+      more = all.slice(1);
     }
     if (!first) return fail(`no constructor of ${def.name} matches`);
-    if (!more) return readCtor(first.c, first.env, s, ctx, outs);
+    const one: { c: Ctor; env: Env } = first;
+    if (!more) return readCtor(one.c, one.env, s, ctx, outs);
     let firstErr: ReadFail | null = null;
-    for (const cand of [first, ...more]) {
+    for (const cand of [one, ...(more as { c: Ctor; env: Env }[])]) {
       const trial = s.clone();
       try {
         const v = readCtor(cand.c, cand.env, trial, ctx, outs);
