@@ -8,7 +8,7 @@ import type { Cell, Slice } from "@ton/core";
 import { compileScheme, type CompiledScheme, type TV, type TypeDef } from "./compile.js";
 import { TlbReadError, TlbSchemeError } from "./errors.js";
 import { parseScheme } from "./parser.js";
-import { DEFAULT_READ_LIMITS, LimitFail, ReadFail, readApp, type Json, type ReadContext, type ReadLimits } from "./reader.js";
+import { DEFAULT_READ_LIMITS, LimitFail, ReadFail, STACK_EXHAUSTED, readApp, type Json, type ReadContext, type ReadLimits } from "./reader.js";
 
 /** The body types toncenter tries, in its order. */
 export const BODY_TYPES = [
@@ -82,6 +82,7 @@ export class MessageDecoder {
       return { ok: true, value: this.decodeAt(cell, 0, work) };
     } catch (e) {
       if (e instanceof ReadFail) return { ok: false, error: new TlbReadError(e.reason, e.path) };
+      if (e instanceof RangeError) return { ok: false, error: new TlbReadError(STACK_EXHAUSTED, []) };
       throw e;
     }
   }

@@ -1,7 +1,7 @@
 import type { Cell } from "@ton/core";
 import type { CompiledScheme, TV } from "./compile.js";
 import { TlbReadError, TlbSchemeError } from "./errors.js";
-import { DEFAULT_READ_LIMITS, ReadFail, readApp, type Json, type ReadLimits } from "./reader.js";
+import { DEFAULT_READ_LIMITS, ReadFail, STACK_EXHAUSTED, readApp, type Json, type ReadLimits } from "./reader.js";
 
 /**
  * Reads a whole cell as one type of a compiled scheme (`nats` its numeric parameters), leaving
@@ -29,6 +29,7 @@ export function readType(
     return { ok: true, value };
   } catch (e) {
     if (e instanceof ReadFail) return { ok: false, error: new TlbReadError(e.reason, e.path) };
+    if (e instanceof RangeError) return { ok: false, error: new TlbReadError(STACK_EXHAUSTED, []) };
     throw e;
   }
 }

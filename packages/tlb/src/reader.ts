@@ -27,6 +27,9 @@ export interface ReadLimits {
   maxWork: number;
 }
 
+/** A thread's stack (a worker's is smaller) can run out before maxDepth: reported, not thrown. */
+export const STACK_EXHAUSTED = "values nested too deep (the stack ran out)";
+
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxDepth: 1100, maxRefs: 4096, maxWork: 200_000 };
 
 export interface ReadContext {
