@@ -19,6 +19,7 @@ export const BODY_TYPES = [
 
 /** toncenter decodes untyped cells found in a result again, down to this many levels. */
 const NESTED_LEVELS = 10;
+const BOC_CACHE = 1024;
 /** TON refuses cell trees deeper than this. */
 const MAX_CELL_DEPTH = 1024;
 
@@ -101,9 +102,24 @@ export class MessageDecoder {
             if (!(e instanceof ReadFail) || e instanceof LimitFail) throw e;
           }
         }
-        return cell.toBoc({ idx: false, crc32: false }).toString("base64");
+        return this.bocOf(cell);
       },
     };
+  }
+
+  /** Undecodable cells recur (contract code and data in deploys): their BoCs are kept by hash. */
+  private readonly bocs = new Map<string, string>();
+
+  private bocOf(cell: Cell): string {
+    if (!cell.refs.length) return cell.toBoc({ idx: false, crc32: false }).toString("base64");
+    const key = cell.hash().toString("base64");
+    let boc = this.bocs.get(key);
+    if (boc === undefined) {
+      boc = cell.toBoc({ idx: false, crc32: false }).toString("base64");
+      if (this.bocs.size >= BOC_CACHE) this.bocs.delete(this.bocs.keys().next().value!);
+      this.bocs.set(key, boc);
+    }
+    return boc;
   }
 
   private decodeAt(cell: Cell, level: number, work: { n: number }): Json {

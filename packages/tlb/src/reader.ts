@@ -44,6 +44,11 @@ export interface ReadContext {
 
 type Env = (number | TV | undefined)[];
 
+interface Candidate {
+  c: Ctor;
+  env: Env;
+}
+
 function fail(reason: string): never {
   throw new ReadFail(reason);
 }
@@ -143,9 +148,17 @@ function readInt(s: Slice, w: number): string {
   return w <= 48 ? String(s.loadInt(w)) : s.loadIntBig(w).toString();
 }
 
+/** Upper-case hex, a partial last digit completed with `1` and zeros and marked `_` (TON's notation). */
 function readHex(s: Slice, w: number): string {
   need(s, w);
-  return w ? s.loadBits(w).toString() : "";
+  let out = "";
+  let left = w;
+  for (; left >= 32; left -= 32) out += s.loadUint(32).toString(16).padStart(8, "0");
+  const whole = left & ~3;
+  if (whole) out += s.loadUint(whole).toString(16).padStart(whole / 4, "0");
+  const rest = left - whole;
+  if (rest) out += (((s.loadUint(rest) << 1) | 1) << (3 - rest)).toString(16) + "_";
+  return out.toUpperCase();
 }
 
 /** `#`, `## n`, `#< n`, `#<= n`: the value, kept as a number when it fits. */
@@ -343,33 +356,34 @@ export function readApp(tv: TV & { k: "app" }, s: Slice, ctx: ReadContext, outs:
   try {
     const def = tv.def;
     const d = def.dispatch;
-    let first: { c: Ctor; env: Env } | null = null;
-    let more: { c: Ctor; env: Env }[] | null = null;
-    const consider = (c: Ctor) => {
-      const env: Env = new Array(c.slots);
-      if (!bindParams(c, tv, env)) return;
-      if (!first) first = { c, env };
-      else (more ??= []).push({ c, env });
-    };
+    let first: Candidate | null = null;
+    let more: Candidate[] | null = null;
     const left = s.remainingBits;
-    for (let i = 0; i < d.lens.length; i++) {
-      const len = d.lens[i]!;
-      if (left < len) continue;
-      const list = d.byTag[i]!.get(s.preloadUint(len));
-      if (list) for (const c of list) consider(c);
+    for (let i = 0; i <= d.lens.length; i++) {
+      let list: Ctor[] | undefined;
+      if (i < d.lens.length) {
+        const len = d.lens[i]!;
+        if (left >= len) list = d.byTag[i]!.get(s.preloadUint(len));
+      } else list = d.untagged;
+      if (!list) continue;
+      for (const c of list) {
+        const env: Env = new Array(c.slots);
+        if (!bindParams(c, tv, env)) continue;
+        if (!first) first = { c, env };
+        else (more ??= []).push({ c, env });
+      }
     }
-    for (const c of d.untagged) consider(c);
     // Candidates from several tag lengths are tried in declaration order.
     if (more && d.lens.length + (d.untagged.length ? 1 : 0) > 1) {
-      const all: { c: Ctor; env: Env }[] = [first!, ...more].sort((a, b) => a.c.order - b.c.order);
+      const all: Candidate[] = [first!, ...more].sort((a, b) => a.c.order - b.c.order);
       first = all[0]!;
       more = all.slice(1);
     }
     if (!first) return fail(`no constructor of ${def.name} matches`);
-    const one: { c: Ctor; env: Env } = first;
+    const one: Candidate = first;
     if (!more) return readCtor(one.c, one.env, s, ctx, outs);
     let firstErr: ReadFail | null = null;
-    for (const cand of [one, ...(more as { c: Ctor; env: Env }[])]) {
+    for (const cand of [one, ...(more as Candidate[])]) {
       const trial = s.clone();
       try {
         const v = readCtor(cand.c, cand.env, trial, ctx, outs);
