@@ -80,7 +80,8 @@ export class MessageDecoder {
     }
     const work = { n: 0 };
     try {
-      return { ok: true, value: this.decodeAt(cell, 0, work) };
+      if (cell.isExotic) throw new ReadFail("an exotic cell is not a message body");
+      return { ok: true, value: this.decodeAt(cell.beginParse(), 0, work) };
     } catch (e) {
       if (e instanceof ReadFail) return { ok: false, error: new TlbReadError(e.reason, e.path) };
       if (e instanceof RangeError) return { ok: false, error: new TlbReadError(STACK_EXHAUSTED, []) };
@@ -89,22 +90,20 @@ export class MessageDecoder {
   }
 
   private context(level: number, work: { n: number }): ReadContext {
-    return {
-      limits: this.limits,
-      depth: 0,
-      refs: 0,
-      work,
-      untyped: (cell) => {
-        if (level < NESTED_LEVELS + 1) {
-          try {
-            return this.decodeAt(cell, level + 1, work);
-          } catch (e) {
-            if (!(e instanceof ReadFail) || e instanceof LimitFail) throw e;
-          }
-        }
-        return this.bocOf(cell);
-      },
-    };
+    return { limits: this.limits, depth: 0, refs: 0, work, untyped: (cell) => this.nested(cell, null, level, work), untypedRest: (rest) => this.nested(null, rest, level, work) };
+  }
+
+  /** An untyped cell inside a result: decoded as a body one level down, else its BoC. */
+  private nested(cell: Cell | null, rest: Slice | null, level: number, work: { n: number }): Json {
+    const s = rest ?? (cell!.isExotic ? null : cell!.beginParse());
+    if (s && level < NESTED_LEVELS + 1) {
+      try {
+        return this.decodeAt(s.clone(), level + 1, work);
+      } catch (e) {
+        if (!(e instanceof ReadFail) || e instanceof LimitFail) throw e;
+      }
+    }
+    return this.bocOf(cell ?? rest!.asCell());
   }
 
   /** Undecodable cells recur (contract code and data in deploys): their BoCs are kept by hash. */
@@ -122,21 +121,19 @@ export class MessageDecoder {
     return boc;
   }
 
-  private decodeAt(cell: Cell, level: number, work: { n: number }): Json {
-    if (cell.isExotic) throw new ReadFail("an exotic cell is not a message body");
-    const s = cell.beginParse();
+  private decodeAt(s: Slice, level: number, work: { n: number }): Json {
     if (!s.remainingBits && !s.remainingRefs) return { "@type": "empty_cell" };
     if (s.remainingBits < 32) throw new ReadFail(`the body has ${s.remainingBits} bits, an opcode needs 32`);
     const opcode = s.preloadUint(32);
     const name = this.opcodeName(opcode);
-    const ctx = () => this.context(level, work);
+    const ctx = this.context(level, work);
     if (name === "w5_external_signed_request" || name === "w5_internal_signed_request" || name === "w5_extension_action_request") {
       const [m, n] = w5Counts(s, name === "w5_extension_action_request");
-      return readApp(app(this.wallet.W5MsgBody!, [m, n]), s.clone(), ctx(), null);
+      return readApp(app(this.wallet.W5MsgBody!, [m, n]), s.clone(), ctx, null);
     }
     if (name === "highload_v3_internal_request") {
       const n = s.remainingRefs ? actionsDepth(s.preloadRef()) : 0;
-      return readApp(app(this.wallet.HighloadV3InternalRequest!, [n]), s.clone(), ctx(), null);
+      return readApp(app(this.wallet.HighloadV3InternalRequest!, [n]), s.clone(), ctx, null);
     }
     if (name === null) {
       const v = this.readWallet(s, ctx);
@@ -145,7 +142,9 @@ export class MessageDecoder {
     let firstErr: ReadFail | null = null;
     for (const tv of this.byOpcode.get(opcode) ?? []) {
       try {
-        return readApp(tv as TV & { k: "app" }, s.clone(), ctx(), null);
+        ctx.depth = 0;
+        ctx.refs = 0;
+        return readApp(tv as TV & { k: "app" }, s.clone(), ctx, null);
       } catch (e) {
         if (!(e instanceof ReadFail) || e instanceof LimitFail) throw e;
         firstErr ??= e;
@@ -155,37 +154,41 @@ export class MessageDecoder {
   }
 
   /** Bodies that start with a signature: each wallet layout in toncenter's order, the whole cell consumed. */
-  private readWallet(s: Slice, ctx: () => ReadContext): Json | undefined {
-    const attempt = (def: TypeDef, nats: number[]): Json | undefined => {
-      const trial = s.clone();
-      try {
-        const v = readApp(app(def, nats), trial, ctx(), null);
-        return trial.remainingBits || trial.remainingRefs ? undefined : v;
-      } catch (e) {
-        if (!(e instanceof ReadFail) || e instanceof LimitFail) throw e;
-        return undefined;
-      }
-    };
+  private readWallet(s: Slice, ctx: ReadContext): Json | undefined {
     const w = this.wallet;
     if (s.remainingRefs >= 1) {
       const inner = s.preloadRef();
       if (!inner.isExotic && inner.refs.length >= 1) {
         const n = actionsDepth(inner.refs[0]!);
         if (n > 0) {
-          const v = attempt(w.PreprocessedWalletV2MsgBody!, [n]);
+          const v = whole(w.PreprocessedWalletV2MsgBody!, [n], s, ctx);
           if (v !== undefined) return v;
         }
       }
     }
     const refs = s.remainingRefs;
     return (
-      attempt(w.HighloadV3MsgBody!, []) ??
-      attempt(w.HighloadV2MsgBody!, []) ??
-      attempt(w.HighloadV1MsgBody!, []) ??
-      attempt(w.W4MsgBody!, [refs]) ??
-      attempt(w.W3MsgBody!, [refs]) ??
-      attempt(w.W1W2MsgBody!, [refs])
+      whole(w.HighloadV3MsgBody!, [], s, ctx) ??
+      whole(w.HighloadV2MsgBody!, [], s, ctx) ??
+      whole(w.HighloadV1MsgBody!, [], s, ctx) ??
+      whole(w.W4MsgBody!, [refs], s, ctx) ??
+      whole(w.W3MsgBody!, [refs], s, ctx) ??
+      whole(w.W1W2MsgBody!, [refs], s, ctx)
     );
+  }
+}
+
+/** One wallet layout read over the whole body (nothing may be left), or undefined. */
+function whole(def: TypeDef, nats: number[], s: Slice, ctx: ReadContext): Json | undefined {
+  const trial = s.clone();
+  ctx.depth = 0;
+  ctx.refs = 0;
+  try {
+    const v = readApp(app(def, nats), trial, ctx, null);
+    return trial.remainingBits || trial.remainingRefs ? undefined : v;
+  } catch (e) {
+    if (!(e instanceof ReadFail) || e instanceof LimitFail) throw e;
+    return undefined;
   }
 }
 

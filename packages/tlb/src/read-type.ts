@@ -25,6 +25,7 @@ export function readType(
       refs: 0,
       work: { n: 0 },
       untyped: (c) => c.toBoc({ idx: false, crc32: false }).toString("base64"),
+      untypedRest: (rest) => rest.asCell().toBoc({ idx: false, crc32: false }).toString("base64"),
     }, null);
     return { ok: true, value };
   } catch (e) {

@@ -40,6 +40,8 @@ export interface ReadContext {
   work: { n: number };
   /** Decodes an untyped cell as a message body (toncenter's recursive pass), or returns its BoC. */
   untyped(cell: Cell): Json;
+  /** The same for the rest of a slice (a cell is built only when its BoC is needed). */
+  untypedRest(rest: Slice): Json;
 }
 
 type Env = (number | TV | undefined)[];
@@ -212,12 +214,12 @@ function readSnake(s: Slice, ctx: ReadContext): string {
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The rest of a slice as a cell (what an `Any`/`Cell` field holds), consuming it. */
-function takeRest(s: Slice): Cell {
-  const cell = s.asCell();
+/** The rest of a slice (what an `Any`/`Cell` field holds), consuming it. */
+function takeRest(s: Slice): Slice {
+  const rest = s.clone();
   s.skip(s.remainingBits);
   while (s.remainingRefs) s.loadRef();
-  return cell;
+  return rest;
 }
 
 /** A value read as a type argument (`value:X` of `Maybe X`, hashmap values, …). */
@@ -245,7 +247,7 @@ export function readValue(tv: TV, s: Slice, ctx: ReadContext): Json {
       return String(readNat(tv, s));
     case "any":
     case "cell":
-      return ctx.untyped(takeRest(s));
+      return ctx.untypedRest(takeRest(s));
     case "snake":
       return readSnake(s, ctx);
   }
