@@ -12,6 +12,7 @@ import { busKey, defineService, optional } from "@tongate/runtime";
 import { DecodedKeys, storeKey } from "@tongate/store";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { ChainContext } from "./chain-context.js";
+import { ItemContents } from "./item-content.js";
 import { DECODER_KEY_INDEX, prepareDecodedKeys } from "./keys.js";
 import { StateReader } from "./read-state.js";
 import { DecoderRun } from "./run.js";
@@ -42,6 +43,7 @@ export const decoderService = defineService({
       keys,
       reader: new StateReader(chain),
       verdicts: new Verdicts(store, chain),
+      itemContents: new ItemContents(store, chain),
       bus: ctx.needs.bus,
       log: ctx.log,
       onBlock: (_mc, ms) => {
