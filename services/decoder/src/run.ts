@@ -11,6 +11,7 @@ import { keyRowsOf, lateTransfers } from "./keys.js";
 import { confirmEvents, decidePending } from "./pending.js";
 import type { StateReader } from "./read-state.js";
 import type { Verdicts } from "./verdicts.js";
+import type { DecodedRows } from "./rows.js";
 import { TransientFailure } from "./transient.js";
 import { insertDecodedRows } from "./write.js";
 
@@ -49,6 +50,8 @@ export interface DecoderRunOptions {
   log: Logger;
   /** called after each block (metrics) */
   onBlock?: (mcSeqno: number, ms: number, rows: number) => void;
+  /** called with a block's rows once it is checkpointed (the metadata worker takes its URIs) */
+  onRows?: (rows: DecodedRows) => void;
 }
 
 export class DecoderRun {
@@ -133,6 +136,7 @@ export class DecoderRun {
     const ms = performance.now() - started;
     this.o.log.debug({ mcSeqno, rows: count, ms: Math.round(ms) }, "decoded");
     this.o.onBlock?.(mcSeqno, ms, count);
+    this.o.onRows?.(rows);
   }
 
   /** Counts a transient failure, and throws it on. */
