@@ -51,6 +51,8 @@ export class MetadataWorker {
   private readonly fetcher: MetadataFetcher;
   private readonly waiting = new Set<string>();
   private readonly running = new Set<Promise<void>>();
+  /** URIs being fetched: asked again meanwhile (the next block names them too), they are not fetched twice */
+  private readonly fetching = new Set<string>();
   private readonly concurrency: number;
   private readonly ttlMs: number;
   private readonly failureTtlMs: number;
@@ -78,7 +80,9 @@ export class MetadataWorker {
   enqueue(uris: Iterable<string>): void {
     for (const uri of uris) {
       if (this.closed || this.waiting.size >= WAITING_MAX) return;
-      if (uri !== "") this.waiting.add(uri);
+      // a fresh result is recorded already (every result that is not a "try again" is)
+      if (uri === "" || this.fetching.has(uri) || this.fetcher.cached(uri)?.fresh) continue;
+      this.waiting.add(uri);
     }
     this.pump();
   }
@@ -95,8 +99,10 @@ export class MetadataWorker {
     while (!this.closed && this.running.size < this.concurrency && this.waiting.size > 0) {
       const uri = this.waiting.values().next().value as string;
       this.waiting.delete(uri);
+      this.fetching.add(uri);
       const job = this.fetchOne(uri).finally(() => {
         this.running.delete(job);
+        this.fetching.delete(uri);
         this.pump();
       });
       this.running.add(job);
