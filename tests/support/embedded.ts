@@ -21,7 +21,7 @@ export interface Embedded {
  */
 export async function startEmbedded(given: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}, provide: Provision<Closable>[] = []): Promise<Embedded> {
   // no test fetches token metadata from the Internet: a test that serves it on loopback turns it on
-  const options = { "metadata-fetch": "off", ...given };
+  const options: Record<string, unknown> = { "metadata-fetch": "off", ...given };
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
   const hosted = await ServiceHost.start(
     // the indexer and the decoder open the store (chDB): only when the test asks for the index
