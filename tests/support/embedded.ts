@@ -19,7 +19,9 @@ export interface Embedded {
  * following the chain of `options.globalConfig`; "off": answering from what is stored). `provide` replaces what
  * the host supplies on `options` (e.g. a liteserver pool with the test's own pool options).
  */
-export async function startEmbedded(options: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}, provide: Provision<Closable>[] = []): Promise<Embedded> {
+export async function startEmbedded(given: Record<string, unknown> = {}, gateway: Partial<GatewayOptions> = {}, provide: Provision<Closable>[] = []): Promise<Embedded> {
+  // no test fetches token metadata from the Internet: a test that serves it on loopback turns it on
+  const options: Record<string, unknown> = { "metadata-fetch": "off", ...given };
   const log = createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" });
   const hosted = await ServiceHost.start(
     // the indexer and the decoder open the store (chDB): only when the test asks for the index

@@ -16,16 +16,20 @@ export { KeyIndexEnv, KeyTables, openKeyIndexEnv, type KeyTableOptions, type Key
 export { accountKey, ACCOUNT_BYTES, HASH_BYTES, hashKey, LT_BYTES, ltBytes, prefixEnd, u32Bytes } from "./key-index/keys.js";
 export { storeFlags, storeKey, storeOptionsOf, storeProvision } from "./resource.js";
 export { DecodedKeys, DESTINATION, itemOrderKey, SOURCE, type TransferEntry } from "./decoded-keys/decoded-keys.js";
-export { DECODED_KEYS, DECODED_KEYS_FORMAT, DECODER_CHECKPOINT, DECODER_OWNER, indexBytes, itemKey, optionalAccountKey, transferKey, versionBytes, walletKey } from "./decoded-keys/layout.js";
+export { DECODED_KEYS, DECODED_KEYS_FORMAT, DECODER_CHECKPOINT, DECODER_OWNER, indexBytes, itemKey, optionalAccountKey, tokenKey, transferKey, uriKey, versionBytes, walletKey } from "./decoded-keys/layout.js";
 export {
   collectionRow,
   emptyKeyRows,
+  fetchRow,
   interfacesRow,
   itemRow,
   KEY_COLUMNS,
+  tokenRow,
   transferRow,
   walletRow,
   type DecodedKeyRows,
+  type KeyFetchRow,
+  type KeyTokenRow,
   type KeyCollectionRow,
   type KeyInterfacesRow,
   type KeyItemRow,

@@ -2,12 +2,13 @@
 // block changed, the verdicts of its jetton wallets and NFT items, and the token events of its
 // transactions. Pure reading of the store and the chain: the caller writes what this returns.
 import { Address, type Cell } from "@ton/core";
-import { parseTokenContent, type InterfaceState } from "@tongate/contracts";
+import { contentUri, parseTokenContent, type InterfaceState, type TokenType } from "@tongate/contracts";
 import { select, type Store } from "@tongate/store";
 import { eventsOf, type TokenEvents } from "./events.js";
 import { readBlockInputs, type AccountStateAfter } from "./inputs.js";
+import type { ItemContents } from "./item-content.js";
 import type { StateReader } from "./read-state.js";
-import { cellHashOf, emptyRows, raw, rawOrNull, type DecodedRows, type NftItemRow, type NftSaleRow, type StateVersion, type Verdict } from "./rows.js";
+import { cellHashOf, emptyRows, raw, rawOrNull, type DecodedRows, type NftItemRow, type NftSaleRow, type StateVersion, type TokenMetadataRow, type Verdict } from "./rows.js";
 import type { Verdicts } from "./verdicts.js";
 import type { TransientPolicy } from "./transient.js";
 
@@ -20,6 +21,17 @@ export function contentJson(cell: Cell | null | undefined, what: string): string
   } catch {
     return "{}";
   }
+}
+
+/** The row a token's metadata is made from (its content JSON text, and the URI the worker fetches). */
+export function tokenMetadataRow(address: string, type: TokenType, content: string, v: StateVersion, nftIndex: string | null = null): TokenMetadataRow {
+  let uri = "";
+  try {
+    uri = contentUri(JSON.parse(content) as Record<string, unknown>) ?? "";
+  } catch {
+    // content the tables keep is JSON: nothing to fetch otherwise
+  }
+  return { address, type, nft_index: nftIndex, content, uri, last_transaction_lt: v.last_transaction_lt, mc_seqno: v.mc_seqno };
 }
 
 const version = (s: AccountStateAfter, mcSeqno: number): StateVersion => ({
@@ -180,13 +192,15 @@ export interface DecodedBlock {
 }
 
 /** Decodes masterchain block `mcSeqno`; a transient failure (transient.ts) is thrown under the "retry" policy. */
-export async function decodeBlock(store: Store, reader: StateReader, verdicts: Verdicts, mcSeqno: number, policy: TransientPolicy = "record"): Promise<DecodedBlock> {
+export async function decodeBlock(store: Store, reader: StateReader, verdicts: Verdicts, mcSeqno: number, policy: TransientPolicy = "record", contents?: ItemContents): Promise<DecodedBlock> {
   const inputs = await readBlockInputs(store, mcSeqno);
   const rows = emptyRows();
   const failures: DecodedBlock["failures"] = [];
   const decoded = new Map<string, { state?: InterfaceState; verdict: Verdict }>();
   const sales = new Map<string, NftSaleRow>();
   const items: NftItemRow[] = [];
+  /** the items' content to join with their collections' (ItemContents), by address */
+  const itemContent = new Map<string, { input: Parameters<ItemContents["of"]>[0]; v: StateVersion }>();
 
   // the accounts' states and verdicts read several at a time (the emulator's processes and ClickHouse
   // work meanwhile), the rows made in the block's order
@@ -202,13 +216,15 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
     if (state?.kind === "jetton_master") {
       const j = state.jettonData;
       if (j) {
+        const content = contentJson(j.content, "jetton_content");
+        rows.token_metadata.push(tokenMetadataRow(s.account, "jetton_masters", content, v));
         rows.jetton_masters.push({
           ...v,
           address: s.account,
           total_supply: j.totalSupply.toString(),
           mintable: j.mintable,
           admin_address: rawOrNull(j.admin),
-          jetton_content: contentJson(j.content, "jetton_content"),
+          jetton_content: content,
           jetton_wallet_code_hash: cellHashOf(j.walletCode),
           custom_payload_api_uri: [],
         });
@@ -229,7 +245,9 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
       });
     } else if (state?.kind === "nft_collection") {
       const c = state.collectionData;
-      rows.nft_collections.push({ ...v, address: s.account, next_item_index: c.nextItemIndex.toString(), owner_address: rawOrNull(c.owner), collection_content: contentJson(c.content, "collection_content") });
+      const content = contentJson(c.content, "collection_content");
+      rows.token_metadata.push(tokenMetadataRow(s.account, "nft_collections", content, v));
+      rows.nft_collections.push({ ...v, address: s.account, next_item_index: c.nextItemIndex.toString(), owner_address: rawOrNull(c.owner), collection_content: content });
     } else if (state?.kind === "nft_item") {
       const n = state.nftData;
       const owner = n.owner ? raw(n.owner) : "";
@@ -247,6 +265,7 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
         auction_contract_address: null,
         real_owner: owner,
       });
+      itemContent.set(s.account, { input: { collection: n.collection, index: n.index, individual: n.individualContent, now: s.lastNow }, v });
       const telemint = saleRow(s.account, state, v);
       if (telemint) sales.set(s.account, telemint);
     } else if (state) {
@@ -269,6 +288,12 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
     }
   }
   rows.nft_items.push(...items);
+  // an item's metadata is of its full content: its collection's common content joined
+  const full = await mapInFlight([...itemContent], ACCOUNTS_IN_FLIGHT, async ([address, { input, v }]) => {
+    const cell = contents ? await contents.of(input, mcSeqno, inputs.states, policy) : input.individual;
+    return tokenMetadataRow(address, "nft_items", contentJson(cell, "content"), v, input.index.toString());
+  });
+  rows.token_metadata.push(...full);
   rows.nft_sales.push(...sales.values());
 
   const events: TokenEvents = { jettonTransfers: rows.jetton_transfers, jettonBurns: rows.jetton_burns, nftTransfers: rows.nft_transfers };

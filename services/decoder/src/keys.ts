@@ -17,6 +17,8 @@ import {
   type RebuildContext,
   select,
   type Store,
+  tokenRow,
+  fetchRow,
   transferRow,
   walletRow,
 } from "@tongate/store";
@@ -40,6 +42,7 @@ export function keyRowsOf(rows: DecodedRows, late: readonly KeyTransferRow[] = [
     nftItems: kept(rows.nft_items).map(itemRow),
     nftCollections: kept(rows.nft_collections).map(collectionRow),
     interfaces: kept(rows.account_interfaces).map(interfacesRow),
+    tokens: kept(rows.token_metadata).map(tokenRow),
   };
 }
 
@@ -68,26 +71,46 @@ export async function rebuildDecodedKeys({ store, keys: tables, signal, progress
   await tables.clear();
   const upTo = await decodedCheckpoint(store);
   let done = 0;
-  const chunks: [table: keyof typeof KEY_COLUMNS, order: string, put: (rows: Record<string, unknown>[], into: DecodedKeyRows) => void][] = [
+  const chunks: [table: Exclude<keyof typeof KEY_COLUMNS, "metadata_fetches">, order: string, put: (rows: Record<string, unknown>[], into: DecodedKeyRows) => void][] = [
     ["jetton_wallets", "address", (rows, into) => into.jettonWallets.push(...rows.map(walletRow))],
     ["nft_items", "address", (rows, into) => into.nftItems.push(...rows.map(itemRow))],
     ["nft_collections", "address", (rows, into) => into.nftCollections.push(...rows.map(collectionRow))],
     ["account_interfaces", "address", (rows, into) => into.interfaces.push(...rows.map(interfacesRow))],
     ["jetton_transfers", "transaction_hash", (rows, into) => into.jettonTransfers.push(...rows.map(transferRow))],
+    // by address, each type's latest (an address may be a token of two types)
+    ["token_metadata", "address", (rows, into) => into.tokens.push(...rows.map(tokenRow))],
   ];
   for (const [table, order, put] of chunks) {
     let after = "";
+    let afterType = "";
     for (;;) {
       if (signal?.aborted) return false;
-      const rows = await select<Record<string, unknown>>(store, chunkQuery(table, order), { upTo, after, n: CHUNK });
+      const rows = await select<Record<string, unknown>>(store, chunkQuery(table, order), { upTo, after, afterType, n: CHUNK });
       if (!rows.length) break;
       const into = emptyKeyRows();
       put(rows, into);
       await keys.write(into);
-      after = String(rows[rows.length - 1]![order]);
+      const last = rows[rows.length - 1]!;
+      after = String(last[order]);
+      afterType = String(last.type ?? "");
       done += rows.length;
       progress({ done, total: done });
     }
+  }
+  // the fetches are not tied to blocks: all of them, the newest per URI
+  for (let after = ""; ; ) {
+    if (signal?.aborted) return false;
+    const rows = await select<Record<string, unknown>>(
+      store,
+      `SELECT ${KEY_COLUMNS.metadata_fetches} FROM metadata_fetches WHERE uri > {after:String}
+        ORDER BY uri, fetched_at DESC LIMIT 1 BY uri LIMIT {n:UInt32}`,
+      { after, n: CHUNK },
+    );
+    if (!rows.length) break;
+    await keys.putFetches(rows.map(fetchRow));
+    after = String(rows[rows.length - 1]!.uri);
+    done += rows.length;
+    progress({ done, total: done });
   }
   await keys.setDecoded(upTo);
   return true;
@@ -95,6 +118,11 @@ export async function rebuildDecodedKeys({ store, keys: tables, signal, progress
 
 /** One chunk of a table's rows that the tables keep, in `order` after a value of it. */
 function chunkQuery(table: keyof typeof KEY_COLUMNS, order: string): string {
+  if (table === "token_metadata") {
+    // one row per (address, type): pages are cut between two types of one address too
+    return `SELECT ${KEY_COLUMNS.token_metadata} FROM token_metadata WHERE mc_seqno <= {upTo:UInt32} AND (address, type) > ({after:String}, {afterType:String})
+      ORDER BY address, type, last_transaction_lt DESC, mc_seqno DESC LIMIT 1 BY address, type LIMIT {n:UInt32}`;
+  }
   if (table === "jetton_transfers") {
     return `SELECT ${KEY_COLUMNS.jetton_transfers} FROM jetton_transfers FINAL
       WHERE mc_seqno <= {upTo:UInt32} AND confirmed = 1 AND NOT transaction_aborted AND ${order} > {after:String}

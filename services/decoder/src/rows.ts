@@ -1,6 +1,7 @@
 // The decoder's rows, as its ClickHouse tables take them (store/migrations): JSONEachRow values,
 // 64-bit and wider integers as strings, addresses raw `WC:HEX` upper-case.
 import type { Address, Cell } from "@ton/core";
+import type { TokenType } from "@tongate/contracts";
 
 export type Verdict = "pending" | "confirmed" | "denied";
 
@@ -106,6 +107,21 @@ export interface NftSaleRow extends StateVersion {
   royalty_destination: string | null;
 }
 
+/**
+ * A token's TEP-64 content as its metadata is made from (0003_metadata.sql): a jetton master's, a
+ * collection's, or an item's full content (its collection's common content joined), with the URI
+ * it names ('' none) for the metadata worker.
+ */
+export interface TokenMetadataRow {
+  address: string;
+  type: TokenType;
+  nft_index: string | null;
+  content: string;
+  uri: string;
+  last_transaction_lt: string;
+  mc_seqno: number;
+}
+
 /** What every event row carries: its transaction and the decoded block. */
 export interface EventTransaction {
   transaction_lt: string;
@@ -163,6 +179,7 @@ export interface DecodedRows {
   nft_collections: NftCollectionRow[];
   nft_items: NftItemRow[];
   nft_sales: NftSaleRow[];
+  token_metadata: TokenMetadataRow[];
   jetton_transfers: JettonTransferRow[];
   jetton_burns: JettonBurnRow[];
   nft_transfers: NftTransferRow[];
@@ -175,6 +192,7 @@ export const emptyRows = (): DecodedRows => ({
   nft_collections: [],
   nft_items: [],
   nft_sales: [],
+  token_metadata: [],
   jetton_transfers: [],
   jetton_burns: [],
   nft_transfers: [],

@@ -6,10 +6,12 @@ import { type DecodedKeys, DECODER_CHECKPOINT, getCheckpoint, setCheckpoint, typ
 import type { EventBus, Logger, Subscription } from "@tongate/runtime";
 import { decodeBlock } from "./decode-block.js";
 import { indexedBlocksAfter } from "./inputs.js";
+import type { ItemContents } from "./item-content.js";
 import { keyRowsOf, lateTransfers } from "./keys.js";
 import { confirmEvents, decidePending } from "./pending.js";
 import type { StateReader } from "./read-state.js";
 import type { Verdicts } from "./verdicts.js";
+import type { DecodedRows } from "./rows.js";
 import { TransientFailure } from "./transient.js";
 import { insertDecodedRows } from "./write.js";
 
@@ -42,10 +44,14 @@ export interface DecoderRunOptions {
   keys?: DecodedKeys;
   reader: StateReader;
   verdicts: Verdicts;
+  /** items' full content (their collection's get_nft_content); without it an item's metadata is of its own content */
+  itemContents?: ItemContents;
   bus?: EventBus;
   log: Logger;
   /** called after each block (metrics) */
   onBlock?: (mcSeqno: number, ms: number, rows: number) => void;
+  /** called with a block's rows once it is checkpointed (the metadata worker takes its URIs) */
+  onRows?: (rows: DecodedRows) => void;
 }
 
 export class DecoderRun {
@@ -112,7 +118,7 @@ export class DecoderRun {
     const started = performance.now();
     if (this.retrying.mcSeqno !== mcSeqno) this.retrying = { mcSeqno, attempts: 0 };
     const policy = ++this.retrying.attempts < TRANSIENT_ATTEMPTS ? "retry" : "record";
-    const { rows, failures } = await decodeBlock(this.o.store, this.o.reader, this.o.verdicts, mcSeqno, policy).catch((e: unknown) => this.transient(e));
+    const { rows, failures } = await decodeBlock(this.o.store, this.o.reader, this.o.verdicts, mcSeqno, policy, this.o.itemContents).catch((e: unknown) => this.transient(e));
     const decided = await decidePending(this.o.store, this.o.verdicts, rows, mcSeqno, policy).catch((e: unknown) => this.transient(e));
     const refused = await insertDecodedRows(this.o.store, rows);
     for (const r of refused) this.o.log.warn({ table: r.table, mcSeqno, reason: r.reason }, "decoder: ClickHouse refused a row; the block goes on without it");
@@ -130,6 +136,7 @@ export class DecoderRun {
     const ms = performance.now() - started;
     this.o.log.debug({ mcSeqno, rows: count, ms: Math.round(ms) }, "decoded");
     this.o.onBlock?.(mcSeqno, ms, count);
+    this.o.onRows?.(rows);
   }
 
   /** Counts a transient failure, and throws it on. */

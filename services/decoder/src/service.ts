@@ -12,6 +12,9 @@ import { busKey, defineService, optional } from "@tongate/runtime";
 import { DecodedKeys, storeKey } from "@tongate/store";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { ChainContext } from "./chain-context.js";
+import { ItemContents } from "./item-content.js";
+import { MetadataWorker } from "./metadata-worker.js";
+import { metadataFlags, metadataOptionsOf } from "./metadata-options.js";
 import { DECODER_KEY_INDEX, prepareDecodedKeys } from "./keys.js";
 import { StateReader } from "./read-state.js";
 import { DecoderRun } from "./run.js";
@@ -26,8 +29,11 @@ const LAG_DEGRADED = 100;
 export const decoderService = defineService({
   name: "decoder",
   service: Decoder,
-  flags: [{ name: "decode", default: "on", description: "decoder: on: decode every indexed block (interfaces, jetton and NFT state and events); off: register its tables only" }],
-  options: (o) => ({ decode: o.decode !== "off" && o.decode !== false }),
+  flags: [
+    { name: "decode", default: "on", description: "decoder: on: decode every indexed block (interfaces, jetton and NFT state and events); off: register its tables only" },
+    ...metadataFlags,
+  ],
+  options: (o) => ({ decode: o.decode !== "off" && o.decode !== false, metadata: metadataOptionsOf(o) }),
   needs: { store: storeKey, emulator: emulatorKey, liteClient: optional(liteClientKey), bus: optional(busKey) },
   async start(ctx) {
     const store = ctx.needs.store;
@@ -37,18 +43,35 @@ export const decoderService = defineService({
     const metrics = new Registry();
     const blocks = new Counter({ name: "tongate_decoder_blocks_total", help: "masterchain blocks decoded", registers: [metrics] });
     const seconds = new Histogram({ name: "tongate_decoder_block_seconds", help: "time to decode and write one masterchain block", buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [metrics] });
+    const worker = ctx.options.decode && ctx.options.metadata.fetch ? new MetadataWorker({ ...ctx.options.metadata.fetcher, store, keys, log: ctx.log }) : undefined;
     const run = new DecoderRun({
       store,
       keys,
       reader: new StateReader(chain),
       verdicts: new Verdicts(store, chain),
+      itemContents: new ItemContents(store, chain),
       bus: ctx.needs.bus,
       log: ctx.log,
       onBlock: (_mc, ms) => {
         blocks.inc();
         seconds.observe(ms / 1000);
       },
+      onRows: worker && ((rows) => worker.enqueue(rows.token_metadata.map((t) => t.uri))),
     });
+    if (worker) {
+      new Gauge({ name: "tongate_decoder_metadata_waiting", help: "content URIs waiting for a fetch", registers: [metrics], collect() { this.set(worker.status().waiting); } });
+      new Gauge({ name: "tongate_decoder_metadata_running", help: "content URIs being fetched", registers: [metrics], collect() { this.set(worker.status().running); } });
+      new Gauge({ name: "tongate_decoder_metadata_fetched", help: "content URIs fetched since start", registers: [metrics], collect() { this.set(worker.status().fetched); } });
+      new Gauge({
+        name: "tongate_decoder_metadata_failed",
+        help: "content URI fetches that failed since start, by kind (timeout, too_large, invalid_json, refused, …)",
+        labelNames: ["kind"],
+        registers: [metrics],
+        collect() {
+          for (const [kind, n] of Object.entries(worker.status().failed)) this.set({ kind }, n);
+        },
+      });
+    }
     new Gauge({ name: "tongate_decoder_decoded_seqno", help: "the last masterchain block decoded", registers: [metrics], collect() { this.set(run.status().decodedSeqno); } });
     new Gauge({ name: "tongate_decoder_lag_blocks", help: "masterchain blocks the indexer has stored and the decoder has not decoded", registers: [metrics], collect() { this.set(run.status().lagBlocks); } });
     new Gauge({ name: "tongate_decoder_transient_retries", help: "attempts at a block given up for a transient failure (the emulator busy or slow, the liteserver away) and made again, since start", registers: [metrics], collect() { this.set(run.status().transientRetries); } });
@@ -62,6 +85,7 @@ export const decoderService = defineService({
           if (!ready) return;
           if (keys) keyIndex = "complete";
           await run.start();
+          worker?.start();
         });
     let startError: string | undefined;
     started.catch((err: unknown) => {
@@ -78,7 +102,8 @@ export const decoderService = defineService({
         if (ctx.options.decode && s.lagBlocks > LAG_DEGRADED) reasons.push(`decoder: ${s.lagBlocks} blocks behind the indexer; API v3's jetton and NFT answers are as of block ${s.decodedSeqno}`);
         if (s.lastError) reasons.push(`decoder: ${s.lastError}`);
         if (startError !== undefined) reasons.push(`decoder: did not start, it does not decode: ${startError}`);
-        return { ok: true, degraded: reasons.length > 0, reasons, detail: { ...s, keyIndex, lastError: s.lastError ?? null } };
+        const metadataFetch = worker ? { ...worker.status(), lastError: worker.status().lastError ?? null } : "off";
+        return { ok: true, degraded: reasons.length > 0, reasons, detail: { ...s, keyIndex, lastError: s.lastError ?? null, metadataFetch } };
       },
       impl: {
         getStatus: () => {
@@ -99,6 +124,7 @@ export const decoderService = defineService({
         stopPrepare.abort();
         await started.catch(() => undefined);
         await run.stop();
+        await worker?.close();
         // no longer kept current: readers go to ClickHouse until a decoder writes them again
         await keys?.setLive(false);
       },

@@ -118,7 +118,7 @@ const AUCTION_CONTRACT: FixtureContract = "nft_auction_getgems_v3r3";
  * Runs the collection's life. Owners at the end: item 0 bob (from alice), 1 on the open auction
  * (carol's), 2 bob (bought from alice), 3 on the open sale (bob's), 4 bob (won from carol).
  */
-export async function getgemsScenario(net: Localnet, actors: Actors): Promise<GetgemsScenario> {
+export async function getgemsScenario(net: Localnet, actors: Actors, o: { commonContent?: string } = {}): Promise<GetgemsScenario> {
   const { admin, alice, bob, carol } = actors;
   const royalty = { numerator: 5, denominator: 100, destination: admin.address };
   const data = beginCell()
@@ -126,7 +126,7 @@ export async function getgemsScenario(net: Localnet, actors: Actors): Promise<Ge
       storeNftCollectionStorage({
         ownerAddress: admin.address,
         nextItemIndex: 0n,
-        content: { collectionContent: onchainContent({ name: "Scenario collection", description: "Items minted by the token scenarios", image: "https://example.org/scenario-nft.png" }), commonContent: snake(Buffer.from(COMMON_CONTENT)) },
+        content: { collectionContent: onchainContent({ name: "Scenario collection", description: "Items minted by the token scenarios", image: "https://example.org/scenario-nft.png" }), commonContent: snake(Buffer.from(o.commonContent ?? COMMON_CONTENT)) },
         nftItemCode: fixtureCode("nft_item"),
         royaltyParams: royalty,
       }),

@@ -21,8 +21,8 @@
 import type { Database } from "lmdb";
 import type { KeyTables } from "../key-index/env.js";
 import { ACCOUNT_BYTES, accountKey, HASH_BYTES, hashKey, LT_BYTES, ltBytes, prefixEnd, u32Bytes } from "../key-index/keys.js";
-import { INDEX_BYTES, indexBytes, optionalAccountKey, transferKey, VERSION_BYTES, versionBytes, walletKey } from "./layout.js";
-import type { DecodedKeyRows, KeyCollectionRow, KeyItemRow, KeyTransferRow, KeyWalletRow } from "./rows.js";
+import { INDEX_BYTES, indexBytes, optionalAccountKey, tokenKey, transferKey, uriKey, VERSION_BYTES, versionBytes, walletKey } from "./layout.js";
+import type { DecodedKeyRows, KeyCollectionRow, KeyFetchRow, KeyItemRow, KeyTokenRow, KeyTransferRow, KeyWalletRow } from "./rows.js";
 
 const EMPTY = Buffer.alloc(0);
 const DECODED = Buffer.from("decoded");
@@ -64,6 +64,8 @@ export class DecodedKeys {
   private readonly itemsByRealOwner: Database<Buffer, Buffer>;
   private readonly collections: Database<Buffer, Buffer>;
   private readonly detected: Database<Buffer, Buffer>;
+  private readonly tokens: Database<Buffer, Buffer>;
+  private readonly fetches: Database<Buffer, Buffer>;
 
   private constructor(readonly tables: KeyTables) {
     this.progress = tables.table("progress");
@@ -79,6 +81,8 @@ export class DecodedKeys {
     this.itemsByRealOwner = tables.table("nft_items_by_real_owner");
     this.collections = tables.table("nft_collections");
     this.detected = tables.table("interfaces");
+    this.tokens = tables.table("token_metadata");
+    this.fetches = tables.table("metadata_fetches");
   }
 
   /** Over the decoder's tables (the decoder's registration, or a reader's view: `env.tables(DECODER_OWNER, DECODED_KEYS)`). */
@@ -150,6 +154,22 @@ export class DecodedKeys {
     for (const r of rows.nftCollections) this.putVersioned(this.collections, r.address, r.last_transaction_lt, r.mc_seqno, json(r));
     for (const r of rows.interfaces) this.putVersioned(this.detected, r.address, r.last_transaction_lt, r.mc_seqno, json(r.interfaces));
     for (const r of rows.jettonTransfers) this.putTransfer(r);
+    for (const r of rows.tokens) this.putVersionedKey(this.tokens, tokenKey(r.address, r.type), r.last_transaction_lt, r.mc_seqno, json(r));
+  }
+
+  /**
+   * What fetching URIs gave (the metadata worker, as fetches end: not tied to a block); a row older
+   * than the one kept is ignored, so the worker and a rebuild may write in any order.
+   */
+  async putFetches(rows: readonly KeyFetchRow[]): Promise<void> {
+    await this.tables.transaction(() => {
+      for (const r of rows) {
+        const key = uriKey(r.uri);
+        const had = this.fetches.get(key);
+        if (had && BigInt(parse<KeyFetchRow>(had, 0).fetched_at) > BigInt(r.fetched_at)) continue;
+        this.fetches.put(key, json(r));
+      }
+    });
   }
 
   /** The stored version of `key`, if not newer than (lt, mc). */
@@ -159,7 +179,10 @@ export class DecodedKeys {
   }
 
   private putVersioned(db: Database<Buffer, Buffer>, address: string, lt: string, mcSeqno: number, value: Buffer): void {
-    const key = accountKey(address);
+    this.putVersionedKey(db, accountKey(address), lt, mcSeqno, value);
+  }
+
+  private putVersionedKey(db: Database<Buffer, Buffer>, key: Buffer, lt: string, mcSeqno: number, value: Buffer): void {
     const version = versionBytes(lt, mcSeqno);
     if (this.older(db, key, version).newer) return;
     db.put(key, Buffer.concat([version, value]));
@@ -292,6 +315,41 @@ export class DecodedKeys {
       if (out.has(a)) continue;
       const value = this.detected.get(accountKey(a));
       out.set(a, value ? parse<string[]>(value, VERSION_BYTES) : []);
+    }
+    return out;
+  }
+
+  /** Jetton wallets by address (any verdict). */
+  walletRows(addresses: Iterable<string>): Map<string, KeyWalletRow> {
+    const out = new Map<string, KeyWalletRow>();
+    for (const a of addresses) {
+      if (a === "" || out.has(a)) continue;
+      const value = this.wallets.get(accountKey(a));
+      if (value) out.set(a, parse<KeyWalletRow>(value, WALLET_ROW_AT));
+    }
+    return out;
+  }
+
+  /** The token content rows of these addresses, of each type it has. */
+  tokenRows(addresses: Iterable<string>, types: readonly string[]): KeyTokenRow[] {
+    const out: KeyTokenRow[] = [];
+    for (const a of new Set(addresses)) {
+      if (a === "") continue;
+      for (const t of types) {
+        const value = this.tokens.get(tokenKey(a, t));
+        if (value) out.push(parse<KeyTokenRow>(value, VERSION_BYTES));
+      }
+    }
+    return out;
+  }
+
+  /** The newest fetch of each URI fetched. */
+  fetchRows(uris: Iterable<string>): Map<string, KeyFetchRow> {
+    const out = new Map<string, KeyFetchRow>();
+    for (const u of uris) {
+      if (out.has(u)) continue;
+      const value = this.fetches.get(uriKey(u));
+      if (value) out.set(u, parse<KeyFetchRow>(value, 0));
     }
     return out;
   }

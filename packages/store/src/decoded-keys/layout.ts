@@ -5,6 +5,7 @@
 // Keys are fixed-width and big-endian (./keys.ts of the key index): a range scan over an owner walks
 // its wallets in address order, its transfers in lt order, its items in (collection, index, address)
 // order — the orders of the ClickHouse path (services/indexer/src/api/jettons, api/nfts).
+import { createHash } from "node:crypto";
 import { ACCOUNT_BYTES, accountKey, hashKey, ltBytes } from "../key-index/keys.js";
 import type { KeyTablesLayout } from "../key-index/env.js";
 
@@ -15,7 +16,7 @@ export const DECODER_OWNER = "decoder";
 export const DECODER_CHECKPOINT = "decoder";
 
 /** Bumped when the stored form changes: tables of another format are rebuilt from ClickHouse. */
-export const DECODED_KEYS_FORMAT = 1;
+export const DECODED_KEYS_FORMAT = 2;
 
 /** state rows are JSON: LZ4 pays from a few hundred bytes */
 const COMPRESSED = { compressAbove: 256 };
@@ -49,6 +50,10 @@ export const DECODED_KEYS: KeyTablesLayout = {
     nft_collections: COMPRESSED,
     /** address → version + the interfaces the decoder detected (JSON) */
     interfaces: {},
+    /** address + token type (tokenKey) → version + the token's content row (JSON) */
+    token_metadata: COMPRESSED,
+    /** sha256 of a content URI → what fetching it gave (JSON), the newest fetch */
+    metadata_fetches: COMPRESSED,
   },
 };
 
@@ -71,6 +76,12 @@ export function indexBytes(index: string): Buffer {
   const hex = BigInt(index).toString(16).padStart(INDEX_BYTES * 2, "0");
   return Buffer.from(hex, "hex");
 }
+
+/** token_metadata: the address, then the token type's name (an address may be a token of two types). */
+export const tokenKey = (address: string, type: string): Buffer => Buffer.concat([accountKey(address), Buffer.from(type)]);
+
+/** metadata_fetches: a URI (up to 2,048 characters; LMDB keys are shorter) by its sha256. */
+export const uriKey = (uri: string): Buffer => createHash("sha256").update(uri).digest();
 
 /** jetton_wallets_by_owner, jetton_wallets_by_jetton: owner or jetton + wallet address. */
 export const walletKey = (by: string, wallet: string): Buffer => Buffer.concat([accountKey(by), accountKey(wallet)]);

@@ -78,6 +78,26 @@ export type KeyInterfacesRow = {
   mc_seqno: number;
 };
 
+/** A token's content as its metadata is made from (the decoder's token_metadata). */
+export type KeyTokenRow = {
+  address: string;
+  type: string;
+  nft_index: string | null;
+  content: string;
+  uri: string;
+  last_transaction_lt: string;
+  mc_seqno: number;
+};
+
+/** What fetching a content URI gave (the decoder's metadata_fetches): written as fetches end, not with blocks. */
+export type KeyFetchRow = {
+  uri: string;
+  ok: boolean;
+  json: string;
+  reason: string;
+  fetched_at: string;
+};
+
 /** What one decoded block (or one chunk of a rebuild) puts in the tables. */
 export type DecodedKeyRows = {
   jettonWallets: KeyWalletRow[];
@@ -85,9 +105,10 @@ export type DecodedKeyRows = {
   nftItems: KeyItemRow[];
   nftCollections: KeyCollectionRow[];
   interfaces: KeyInterfacesRow[];
+  tokens: KeyTokenRow[];
 };
 
-export const emptyKeyRows = (): DecodedKeyRows => ({ jettonWallets: [], jettonTransfers: [], nftItems: [], nftCollections: [], interfaces: [] });
+export const emptyKeyRows = (): DecodedKeyRows => ({ jettonWallets: [], jettonTransfers: [], nftItems: [], nftCollections: [], interfaces: [], tokens: [] });
 
 // ClickHouse's JSON and the decoder's rows differ in small ways (a Bool read back as 1, a UInt32 as a
 // string through some clients): each value is brought to the one form
@@ -172,6 +193,24 @@ export const interfacesRow = (r: Loose<KeyInterfacesRow>): KeyInterfacesRow => (
   mc_seqno: num(r.mc_seqno),
 });
 
+export const tokenRow = (r: Loose<KeyTokenRow>): KeyTokenRow => ({
+  address: str(r.address),
+  type: str(r.type),
+  nft_index: strOrNull(r.nft_index),
+  content: str(r.content),
+  uri: str(r.uri),
+  last_transaction_lt: str(r.last_transaction_lt),
+  mc_seqno: num(r.mc_seqno),
+});
+
+export const fetchRow = (r: Loose<KeyFetchRow>): KeyFetchRow => ({
+  uri: str(r.uri),
+  ok: bool(r.ok),
+  json: str(r.json ?? ""),
+  reason: str(r.reason ?? ""),
+  fetched_at: str(r.fetched_at),
+});
+
 /** Columns of a row type (an unknown one fails the type check), as a SELECT list. */
 const columns = <T>(names: (keyof T & string)[]): string => names.join(", ");
 
@@ -185,5 +224,7 @@ export const KEY_COLUMNS = {
     "response_destination", "custom_payload", "trace_id", "source", "destination", "forward_ton_amount", "forward_payload", "confirmed",
   ]),
   account_interfaces: columns<KeyInterfacesRow>(["address", "interfaces", "last_transaction_lt", "mc_seqno"]),
+  token_metadata: columns<KeyTokenRow>(["address", "type", "nft_index", "content", "uri", "last_transaction_lt", "mc_seqno"]),
+  metadata_fetches: columns<KeyFetchRow>(["uri", "ok", "json", "reason", "fetched_at"]),
 };
 

@@ -11,7 +11,7 @@ import { type AddressBookRow, AddressBookRowSchema, type AddressMetadata, Addres
 /** Where the rows of the book and the metadata come from: one lookup each per answer. */
 export interface BookSources {
   addressBook(addresses: readonly string[]): Promise<Record<string, AddressBookRow>>;
-  /** Token metadata of the addresses; absent until the decoder stores it (metadata stays empty). */
+  /** Token metadata of the addresses (the decoder's tables: ./metadata.ts); absent: metadata stays empty. */
   metadata?(addresses: readonly string[]): Promise<Record<string, AddressMetadata>>;
 }
 

@@ -22,6 +22,7 @@ import { type BookSources, withAddressBook } from "./book-step.js";
 import { jettonsImpl } from "./jettons/service.js";
 import type { KeyReaders } from "./key-readers/pool.js";
 import { withKeyReaders } from "./key-readers/step.js";
+import { tokenMetadataOf } from "./metadata.js";
 import { nftsImpl } from "./nfts/service.js";
 import { statsImpl } from "./stats/service.js";
 
@@ -33,7 +34,7 @@ export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Jetton
  * step; with `readers`, the key lookups are answered by them when the caller takes rendered answers.
  */
 export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: KeyReaders) {
-  const book: BookSources = { addressBook: (addresses) => addressBook(store, addresses) };
+  const book: BookSources = { addressBook: (addresses) => addressBook(store, addresses), metadata: (addresses) => tokenMetadataOf(store, addresses) };
   const step = <S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>) => withAddressBook(service, impl, book);
   return {
     blockchain: withKeyReaders(Blockchain, step(Blockchain, blockchainImpl(store)), readers),

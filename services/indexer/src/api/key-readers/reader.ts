@@ -11,6 +11,7 @@ import { DECODED_KEYS, DecodedKeys, DECODER_OWNER, openKeyIndexEnv } from "@tong
 import { INDEXER_KEY_TABLES, INDEXER_OWNER, KeyIndex } from "../../store/key-index/key-index.js";
 import { addressBookFromKeys } from "../book.js";
 import { type BookSources, fillBook, planOf } from "../book-step.js";
+import { tokenMetadataFromKeys } from "../metadata.js";
 import { KEY_LOOKUPS, lookupId } from "./lookups.js";
 import type { KeyReaderData, KeyReaderReply, KeyReaderRequest } from "./protocol.js";
 
@@ -27,7 +28,10 @@ const env = openKeyIndexEnv(data.dir);
 const keys = KeyIndex.of(env.tables(INDEXER_OWNER, INDEXER_KEY_TABLES));
 const decoded = DecodedKeys.of(env.tables(DECODER_OWNER, DECODED_KEYS));
 const source = { keys, decoded };
-const book: BookSources = { addressBook: (addresses) => Promise.resolve(addressBookFromKeys(keys, addresses, decoded)) };
+const book: BookSources = {
+  addressBook: (addresses) => Promise.resolve(addressBookFromKeys(keys, addresses, decoded)),
+  metadata: (addresses) => tokenMetadataFromKeys(decoded, addresses),
+};
 const byId = new Map(KEY_LOOKUPS.map((l) => [lookupId(l.method), l]));
 const port = parentPort!;
 
@@ -47,6 +51,9 @@ async function answer(m: KeyReaderRequest): Promise<string | undefined> {
   const found = byId.get(m.method)?.answer(source, m.request);
   if (!found) return undefined;
   const plan = planOf(found.desc);
+  // metadata comes from the decoder's tables: tables a decoder wrote but no longer keeps current
+  // would show older metadata than the service's answer (from ClickHouse), which answers instead
+  if (plan?.metadata && !decoded.usable && decoded.decoded() !== undefined) return undefined;
   if (plan) await fillBook(plan, found.message, book);
   return JSON.stringify(renderResult(found.desc, found.message));
 }
