@@ -22,6 +22,8 @@ export interface PgSchema {
   tables: string;
   indexes: string;
   exports: TableExport[];
+  /** SQL run after the rows are in and before the indexes (e.g. moving rows from a staging table) */
+  after?: string;
 }
 
 /** bench:v3-reads' schema (pg-schema.ts): the transaction page's tables. */
@@ -56,6 +58,7 @@ export async function loadOnce(cluster: PgCluster, store: Store, dir: string, sc
     console.log(`  ${x.table}: ${n} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   const t0 = performance.now();
+  if (schema.after) await cluster.psql(schema.after);
   await cluster.psql(schema.indexes);
   await cluster.psql("VACUUM ANALYZE");
   console.log(`  indexes, VACUUM ANALYZE: ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -8,7 +8,7 @@
 // foreign key to transactions (the set has no transactions table; a key checked on insert only).
 //
 // toncenter numbers wallets by `id` (bigserial, insertion order) and lists an owner's wallets by it;
-// tongate lists them by address. The export gives the ids in address order, so both orders agree.
+// tongate lists them by address. The rows are inserted in address order, so both orders agree.
 import { LATEST_STATE_COLUMNS, exportOf, type TableExport } from "./pg-schema.js";
 import type { PgSchema } from "./pg-load.js";
 import { CODE_METHODS } from "./token-set.js";
@@ -78,17 +78,22 @@ create index latest_account_states_address_book_index on latest_account_states (
 create index dns_entries_index_4 on dns_entries (nft_item_owner, length(domain)) include (domain) where ((nft_item_owner)::text = (dns_wallet)::text);
 `;
 
-/** A state table's latest listed rows with ids in address order, one part of them ({part} of {parts}). */
+/**
+ * A state table's latest listed rows, COPY'd into `<table>_load` (its columns without the id) and
+ * moved into the table in address order by `staged` (a bigserial numbers rows as they are inserted).
+ */
 function numbered(table: string, columns: string[], listed: string): TableExport {
   const from = `${table} FINAL WHERE ${listed}`;
   return {
-    table,
-    columns: ["id", ...columns],
+    table: `${table}_load`,
+    columns,
     from,
-    select: `SELECT id, ${columns.join(", ")} FROM (SELECT row_number() OVER (ORDER BY address) AS id, * FROM ${from})
-             WHERE cityHash64(address) % {parts:UInt32} = {part:UInt32}`,
+    select: `SELECT ${columns.join(", ")} FROM ${from} AND cityHash64(address) % {parts:UInt32} = {part:UInt32}`,
   };
 }
+
+const staged = (table: string, columns: string[]) =>
+  `insert into ${table} (${columns.join(", ")}) select ${columns.join(", ")} from ${table}_load order by address; drop table ${table}_load;`;
 
 const WALLET_COLUMNS = [
   "address",
@@ -127,7 +132,11 @@ const TRANSFER_COLUMNS: [string, string][] = [
 ];
 
 export const TOKEN_SCHEMA: PgSchema = {
-  tables: TABLES,
+  tables: `${TABLES}
+create unlogged table jetton_wallets_load as select ${WALLET_COLUMNS.join(", ")} from jetton_wallets with no data;
+create unlogged table jetton_masters_load as select ${MASTER_COLUMNS.join(", ")} from jetton_masters with no data;
+`,
+  after: [staged("jetton_wallets", WALLET_COLUMNS), staged("jetton_masters", MASTER_COLUMNS)].join("\n"),
   indexes: INDEXES,
   exports: [
     // what tongate lists: confirmed wallets and their events (the set has no others)

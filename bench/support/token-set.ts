@@ -106,9 +106,10 @@ async function writeDecoded(store: IndexStore, rows: DecodedRows): Promise<void>
   if (refused.length) throw new Error(`ClickHouse refused ${refused.length} rows, e.g. ${JSON.stringify(refused[0])}`);
 }
 
-async function writeStates(store: IndexStore, states: AccountStateRow[]): Promise<void> {
+async function writeStates(store: IndexStore, states: AccountStateRow[], progress: (done: number) => void): Promise<void> {
   for (let i = 0; i < states.length; i += CHUNK) {
     await insertBlockRows(store, { blocks: [], transactions: [], messages: [], contents: [], accountStates: states.slice(i, i + CHUNK) });
+    if ((i / CHUNK) % 5 === 4) progress(i + CHUNK);
   }
 }
 
@@ -194,6 +195,7 @@ async function synthesize(store: IndexStore): Promise<void> {
     if (rows.jetton_wallets.length === CHUNK) {
       await writeDecoded(store, rows);
       rows = emptyRows();
+      if (states.length % (5 * CHUNK) === 0) console.log(`  jetton_wallets: ${states.length} of ${wallets.size} (${elapsed()})`);
     }
   }
   for (let j = 0; j < JETTONS; j++) {
@@ -226,7 +228,7 @@ async function synthesize(store: IndexStore): Promise<void> {
   }
   await writeDecoded(store, rows);
   console.log(`  jetton_wallets: ${wallets.size}, jetton_masters: ${JETTONS}, account_interfaces: ${wallets.size + JETTONS + OWNERS} (${elapsed()})`);
-  await writeStates(store, states);
+  await writeStates(store, states, (done) => console.log(`  latest account states: ${done} of ${states.length} (${elapsed()})`));
   console.log(`  latest account states (ClickHouse and the key index): ${states.length} (${elapsed()})`);
   // as the parts are after the background merges of a running store (the decoder inserts block by block)
   for (const t of ["jetton_transfers", "jetton_wallets", "jetton_masters", "account_interfaces", "account_states", "latest_account_states"]) {
