@@ -53,7 +53,7 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
-const fmt = (x: number, digits = 1) => x.toFixed(digits);
+const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "—");
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
 const load = () => os.loadavg().map((x) => fmt(x, 2)).join(" ");
 
@@ -119,6 +119,22 @@ async function ready(base: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 500));
   }
   console.log(`gateway ready: key indexes complete, answering (${fmt((performance.now() - started) / 1000)} s after it listened)`);
+}
+
+/**
+ * After a run on tongate: waits (up to a minute) until a wallets page answers within SETTLED_MS, so
+ * that queries still queued in chDB from requests that timed out do not load the next run.
+ */
+const SETTLED_MS = 1000;
+async function settle(base: string): Promise<void> {
+  const started = performance.now();
+  for (;;) {
+    const t0 = performance.now();
+    await fetch(`${base}${ENDPOINTS.wallets(ownerAddress(0))}`).then((r) => r.arrayBuffer(), () => undefined);
+    if (performance.now() - t0 < SETTLED_MS || performance.now() - started > 60_000) break;
+  }
+  const waited = performance.now() - started;
+  if (waited > 5 * SETTLED_MS) console.log(`    (tongate settled after ${fmt(waited / 1000)} s)`);
 }
 
 type Json = Record<string, unknown>;
@@ -226,6 +242,7 @@ async function sideBySide(owners: string[], cluster: PgCluster): Promise<Runs> {
             ((runs[endpoint][c] ??= { tongate: [], postgres: [] })[side]).push(f);
             console.log(line(round, endpoint, side, f));
             for (const e of f.errorSamples) console.log(`    ${side} error: ${e}`);
+            if (side === "tongate") await settle(bases.tongate);
           }
         }
       }
