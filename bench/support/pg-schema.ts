@@ -203,7 +203,7 @@ const ACCOUNT_STATE_COLUMNS: [string, string][] = [
   ["code_hash", "code_hash"],
 ];
 
-const LATEST_STATE_COLUMNS: [string, string][] = [
+export const LATEST_STATE_COLUMNS: [string, string][] = [
   ["account", "account"],
   ["hash", "hash"],
   ["balance", "balance"],
@@ -222,11 +222,13 @@ const LATEST_STATE_COLUMNS: [string, string][] = [
 export interface TableExport {
   table: string;
   columns: string[];
+  /** what the rows are counted in (default: `<table> FINAL`) */
+  from?: string;
   /** The chDB SELECT of one part of the rows ({part:UInt32} of {parts:UInt32}: a share small enough to hold in memory). */
   select: string;
 }
 
-const exportOf = (table: string, cols: [string, string][], from: string, key: string): TableExport => ({
+export const exportOf = (table: string, cols: [string, string][], from: string, key: string): TableExport => ({
   table,
   columns: cols.map(([c]) => c),
   select: `SELECT ${cols.map(([, e]) => e).join(", ")} FROM ${from} WHERE cityHash64(${key}) % {parts:UInt32} = {part:UInt32}`,
