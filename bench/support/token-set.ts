@@ -19,10 +19,10 @@ import { beginCell } from "@ton/core";
 import { detectInterfaces, interfaceByName, WALLETS_CODE_HASHES } from "@tongate/contracts";
 import { DECODER_MIGRATIONS } from "@tongate/decoder";
 import { insertBlockRows, openIndexStore, prepareKeyIndex, type AccountStateRow, type IndexStore } from "@tongate/indexer";
-import { setCheckpoint } from "@tongate/store";
 import type { AccountInterfacesRow, DecodedRows, JettonMasterRow, JettonTransferRow, JettonWalletRow } from "../../services/decoder/src/rows.js";
 import { emptyRows } from "../../services/decoder/src/rows.js";
-import { DECODER_CHECKPOINT, insertDecodedRows } from "../../services/decoder/src/write.js";
+import { DECODER_CHECKPOINT, setCheckpoint } from "@tongate/store";
+import { insertDecodedRows } from "../../services/decoder/src/write.js";
 import { seeded } from "./load.js";
 
 export const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 1_000_000);
