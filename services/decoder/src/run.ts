@@ -117,5 +117,7 @@ export class DecoderRun {
   private async advance(mcSeqno: number): Promise<void> {
     await setCheckpoint(this.o.store, DECODER_CHECKPOINT, mcSeqno);
     this.s.decodedSeqno = mcSeqno;
+    // after each block, not only after a batch: catching up, a batch of blocks takes minutes
+    this.s.lagBlocks = Math.max(0, this.s.indexedSeqno - mcSeqno);
   }
 }
