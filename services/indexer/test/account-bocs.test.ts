@@ -5,7 +5,7 @@
 // liteserver is asked once for the first wallet, not for every wallet state after it.
 import { Address, Cell } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
-import { LiteserverPool } from "@tongate/liteclient";
+import { type LiteCall, LiteserverPool } from "@tongate/liteclient";
 import { openStore, select, type Store } from "@tongate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
@@ -21,6 +21,8 @@ let jetton: JettonScenario;
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString("hex").toUpperCase()}`;
 const hashOf = (boc: string) => Cell.fromBoc(Buffer.from(boc, "base64"))[0]!.hash().toString("base64");
 
+const isAccountState = (fn: { kind: string }): fn is LiteCall<"liteServer.getAccountState"> => fn.kind === "liteServer.getAccountState";
+
 /** The accounts the indexer asked the liteserver for (liteServer.getAccountState), in order. */
 const asked: string[] = [];
 let lite: LiteClient;
@@ -30,7 +32,7 @@ beforeAll(async () => {
   pool = LiteserverPool.fromGlobalConfig(net.globalConfig(), { probeIntervalMs: 200 });
   lite = {
     query: (fn, o) => {
-      if (fn.kind === "liteServer.getAccountState") asked.push(`${fn.account.workchain}:${Buffer.from(fn.account.id).toString("hex").toUpperCase()}`);
+      if (isAccountState(fn)) asked.push(`${fn.account.workchain}:${Buffer.from(fn.account.id).toString("hex").toUpperCase()}`);
       return pool.query(fn, o);
     },
   };
