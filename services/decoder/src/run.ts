@@ -117,7 +117,9 @@ export class DecoderRun {
   private async advance(mcSeqno: number): Promise<void> {
     await setCheckpoint(this.o.store, DECODER_CHECKPOINT, mcSeqno);
     this.s.decodedSeqno = mcSeqno;
-    // after each block, not only after a batch: catching up, a batch of blocks takes minutes
+    // after each block, not only after a batch: catching up, a batch of blocks takes minutes while
+    // the indexer goes on
+    this.s.indexedSeqno = Math.max(this.s.indexedSeqno, (await getCheckpoint(this.o.store, INDEXER_CHECKPOINT)) ?? 0);
     this.s.lagBlocks = Math.max(0, this.s.indexedSeqno - mcSeqno);
   }
 }
