@@ -18,9 +18,9 @@
 //      used only when its code/data cell hashes to exactly the hash the block gave, so a BoC is
 //      stored only if the block itself vouches for it.
 // What none gives stays null (an account that changed again later in the same batch: its later
-// row carries the state). A liteserver call only for an account seen for the first time whose
-// code or data nothing seen so far explains: catching up on a chain of token transfers asked one
-// per account state before 0 and 1 (each a Merkle proof of the shard state for the liteserver).
+// row carries the state). The liteserver is the last resort: each call is a Merkle proof of the
+// shard state for it, and on a chain of token transfers nearly every account state lacks a BoC,
+// which 0 and 1 explain but for the first account of each code.
 import { Cell, CellType, loadAccount } from "@ton/core";
 import { LiteServerError } from "@tongate/liteclient";
 import type { AccountStateRow, PartialBocs } from "../rows/types.js";
