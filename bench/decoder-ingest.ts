@@ -106,6 +106,7 @@ interface RoundResult {
   rssMiB: number;
   samples: Sample[];
   storeDir: string;
+  liteserver?: LiteserverCounters;
 }
 
 /** Transactions of masterchain block `seqno` and the shard blocks it commits. */
@@ -121,7 +122,19 @@ function procStat(pid: number): { cpu: number; rssMiB: number } {
 }
 
 interface Health {
-  detail?: { indexer?: { lastIndexedSeqno?: number }; decoder?: { decodedSeqno?: number; lastError?: string | null } };
+  detail?: {
+    indexer?: { lastIndexedSeqno?: number };
+    decoder?: { decodedSeqno?: number; lastError?: string | null };
+    "lite-proxy"?: { pool?: { liteservers?: { counters?: LiteserverCounters }[] } };
+  };
+}
+
+/** The pool's counters of the liteserver (the process's own pool: probes that failed, queries that timed out). */
+interface LiteserverCounters {
+  queries: number;
+  timeouts: number;
+  reconnects: number;
+  probeFailures: number;
 }
 
 async function round(mode: "off" | "on", n: number): Promise<RoundResult> {
@@ -148,8 +161,10 @@ async function round(mode: "off" | "on", n: number): Promise<RoundResult> {
   const samples: Sample[] = [];
   let cpuIndexed = 0;
   let lastError: string | undefined;
+  let liteserver: LiteserverCounters | undefined;
   for (;;) {
     const h = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as Health;
+    liteserver = h.detail?.["lite-proxy"]?.pool?.liteservers?.[0]?.counters ?? liteserver;
     const s: Sample = { t: seconds(), indexed: h.detail?.indexer?.lastIndexedSeqno ?? 0, decoded: h.detail?.decoder?.decodedSeqno ?? 0 };
     if (h.detail?.decoder?.lastError && h.detail.decoder.lastError !== lastError) {
       lastError = h.detail.decoder.lastError;
@@ -180,6 +195,7 @@ async function round(mode: "off" | "on", n: number): Promise<RoundResult> {
     rssMiB,
     samples,
     storeDir,
+    liteserver,
   };
   if (mode === "on") {
     const decodedAt = samples[samples.length - 1]!;
@@ -210,7 +226,7 @@ for (const [i, mode] of order.entries()) {
   results.push(r);
   const lagLine = r.mode === "on" ? `; decoder ${fmt(r.decodeBlocks! / r.decodeSeconds!, 1)} mc blocks/s, lag max ${r.maxLag} at the head ${r.lagAtIndexed}, caught up ${r.catchUpSeconds!.toFixed(1)} s later` : "";
   console.log(
-    `  round ${i + 1}/${order.length} decoder ${mode}: started in ${r.startSeconds.toFixed(1)} s; indexer ${fmt(r.indexTransactions / r.indexSeconds)} tx/s, ${fmt(r.indexBlocks / r.indexSeconds, 1)} blocks/s (${r.indexSeconds.toFixed(1)} s)${lagLine}; CPU ${r.cpuIndexed.toFixed(1)} / ${r.cpuDone.toFixed(1)} s, RSS ${r.rssMiB.toFixed(0)} MiB (load ${la})`,
+    `  round ${i + 1}/${order.length} decoder ${mode}: started in ${r.startSeconds.toFixed(1)} s; indexer ${fmt(r.indexTransactions / r.indexSeconds)} tx/s, ${fmt(r.indexBlocks / r.indexSeconds, 1)} blocks/s (${r.indexSeconds.toFixed(1)} s)${lagLine}; CPU ${r.cpuIndexed.toFixed(1)} / ${r.cpuDone.toFixed(1)} s, RSS ${r.rssMiB.toFixed(0)} MiB; liteserver ${r.liteserver ? `${r.liteserver.queries} queries, ${r.liteserver.timeouts} timed out, ${r.liteserver.probeFailures} probes failed, ${r.liteserver.reconnects} reconnects` : "?"} (load ${la})`,
   );
   if (r.mode === "on") console.log(`    lag over time (s: blocks behind): ${lagSeries(r)}`);
   // the last "on" store is checked after the rounds, the last "off" one profiled; the others go now
@@ -332,6 +348,7 @@ console.log(
       cpuIndexed: r.cpuIndexed,
       cpuDone: r.cpuDone,
       rssMiB: Math.round(r.rssMiB),
+      liteserver: r.liteserver,
     })),
     loadBefore,
     loadAfter,

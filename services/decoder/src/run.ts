@@ -150,5 +150,9 @@ export class DecoderRun {
     // what the block staged goes to the readers, with the block's number, in one LMDB transaction
     await this.o.keys?.apply(mcSeqno);
     this.s.decodedSeqno = mcSeqno;
+    // after each block, not only after a batch: catching up, a batch of blocks takes minutes while
+    // the indexer goes on
+    this.s.indexedSeqno = Math.max(this.s.indexedSeqno, (await getCheckpoint(this.o.store, INDEXER_CHECKPOINT)) ?? 0);
+    this.s.lagBlocks = Math.max(0, this.s.indexedSeqno - mcSeqno);
   }
 }

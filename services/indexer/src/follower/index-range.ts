@@ -129,6 +129,7 @@ function merge(batch: McBatch): StoreRows {
     out.accountStates.push(...r.accountStates);
     // the key index's rendering of every block, or of none (then the store renders them)
     if (rendered) (out.rendered ??= []).push(...r.rendered!);
+    if (r.partialBocs) (out.partialBocs ??= []).push(...r.partialBocs);
   }
   return out;
 }
@@ -177,7 +178,7 @@ export async function indexRange(lite: LiteClient, store: Store, options: IndexR
     for (const batch of group) {
       const r = merge(batch);
       // code/data BoCs the blocks' Merkle updates pruned (./account-bocs.ts)
-      if (options.accountBocs !== false) await completeAccountBocs(lite, store, blockIdOf(r.blocks[0]!), r.accountStates, { ...options, cache: bocCache });
+      if (options.accountBocs !== false) await completeAccountBocs(lite, store, blockIdOf(r.blocks[0]!), r.accountStates, { ...options, cache: bocCache, partials: r.partialBocs });
       traceRows.push(...traces.add({ mcSeqno: batch.mcSeqno, transactions: r.transactions, messages: r.messages }));
       rows.push(r);
     }

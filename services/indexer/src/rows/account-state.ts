@@ -8,13 +8,15 @@
 // in the old state, so unchanged code/data, and also the code of a deploy whose code some other
 // account already has (e.g. a new jetton wallet), come without their BoC (null).
 //
-// The follower fills those BoCs before storing the rows (follower/account-bocs.ts): from the
-// account's latest stored state, else from the liteserver, checked against these hashes.
+// The follower fills those BoCs before storing the rows (follower/account-bocs.ts): from code/data
+// it has seen, or the cell as the update has it (`partials`) with its pruned branches put back,
+// else from the account's latest stored state, else from the liteserver, checked against these
+// hashes.
 import { type Cell, CellType, loadAccount } from "@ton/core";
 import { accountNoneCell } from "@tongate/block";
 import type { BlockView } from "./block-view.js";
 import { findLeaf, skipCurrencyCollection } from "./hashmap.js";
-import type { AccountStateRow, AccountStatus, TransactionRow, TransactionStateRow } from "./types.js";
+import type { AccountStateRow, AccountStatus, PartialBocs, TransactionRow, TransactionStateRow } from "./types.js";
 import { b64, b64Big, bocB64, extraCurrencies, rawAddress } from "./util.js";
 
 const SHARD_STATE_UNSPLIT = 0x9023afe2;
@@ -82,9 +84,10 @@ function accountCell(root: Cell | null, accountId: Buffer): Cell | null {
 
 /**
  * The account state rows of a block: each changed account's new ShardAccounts entry, looked up by
- * its key in the block's state update (only the cells on those paths are read).
+ * its key in the block's state update (only the cells on those paths are read). `partials` gets the
+ * code/data the update has with pruned branches (the BoCs their rows lack).
  */
-export function accountStateRows(block: Pick<BlockView, "info" | "stateUpdate" | "accountBlocks">, txs: TransactionRow[]): AccountStateRow[] {
+export function accountStateRows(block: Pick<BlockView, "info" | "stateUpdate" | "accountBlocks">, txs: TransactionRow[], partials?: PartialBocs[]): AccountStateRow[] {
   const workchain = block.info.shard.workchainId;
   const lastTx = new Map<string, TransactionRow>();
   for (const t of txs) lastTx.set(t.account, t);
@@ -106,7 +109,12 @@ export function accountStateRows(block: Pick<BlockView, "info" | "stateUpdate" |
       continue;
     }
     if (cell.type !== CellType.Ordinary) continue; // pruned (not expected for a changed account)
-    out.push(accountRow(cell, base));
+    const { row, code, data } = accountRowAndCells(cell, base, true);
+    out.push(row);
+    if (partials) {
+      const p = { state: row.hash, code: row.code_boc === null ? partialBoc(code) : null, data: row.data_boc === null ? partialBoc(data) : null };
+      if (p.code !== null || p.data !== null) partials.push(p);
+    }
   }
   return out;
 }
@@ -185,9 +193,21 @@ function nonexist(hash: string, base: AccountStateBase): AccountStateRow {
  * `bocs` false leaves the code/data BoCs out (null) without serialising them.
  */
 export function accountRow(cell: Cell, base: AccountStateBase, bocs = true): AccountStateRow {
+  return accountRowAndCells(cell, base, bocs).row;
+}
+
+/**
+ * The BoC of a cell the update has with pruned branches below it; null when it is complete, itself
+ * pruned (nothing but its hash to carry), or absent.
+ */
+function partialBoc(c: Cell | null): string | null {
+  return c && c.type === CellType.Ordinary && c.level() > 0 ? bocB64(c) : null;
+}
+
+function accountRowAndCells(cell: Cell, base: AccountStateBase, bocs: boolean): { row: AccountStateRow; code: Cell | null; data: Cell | null } {
   const hash = b64(hash0(cell));
   const s = cell.beginParse();
-  if (!s.loadBit()) return nonexist(hash, base);
+  if (!s.loadBit()) return { row: nonexist(hash, base), code: null, data: null };
   const acc = loadAccount(s);
   const st = acc.storage.state;
   let status: AccountStatus = "uninit";
@@ -202,7 +222,7 @@ export function accountRow(cell: Cell, base: AccountStateBase, bocs = true): Acc
     status = "frozen";
     frozen_hash = b64Big(st.stateHash);
   }
-  return {
+  const row: AccountStateRow = {
     hash,
     account: base.account,
     last_trans_hash: base.last_trans_hash,
@@ -217,4 +237,5 @@ export function accountRow(cell: Cell, base: AccountStateBase, bocs = true): Acc
     code_boc: bocs && code && complete(code) ? bocB64(code) : null,
     data_boc: bocs && data && complete(data) ? bocB64(data) : null,
   };
+  return { row, code, data };
 }

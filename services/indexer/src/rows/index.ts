@@ -8,7 +8,7 @@ import { readBlock } from "./block-view.js";
 import { cellsFromBoc } from "./boc.js";
 import { masterchainShards, type ShardTopRow } from "./shards.js";
 import { transactionRows } from "./transaction.js";
-import type { BlockRows, MessageContentRow } from "./types.js";
+import type { BlockRows, MessageContentRow, PartialBocs } from "./types.js";
 
 export * from "./types.js";
 export { blockRow, prevBlocks, signedShard } from "./block.js";
@@ -68,7 +68,9 @@ export function blockRowsAndTops(blockBoc: Buffer, ctx: BlockRowsContext): { row
       txCount: rows.transactions.length,
     }),
   );
-  rows.accountStates = accountStateRows(block, rows.transactions);
+  const partials: PartialBocs[] = [];
+  rows.accountStates = accountStateRows(block, rows.transactions, partials);
+  if (partials.length) rows.partialBocs = partials;
   setTransactionStates(block, rows.transactions, rows.accountStates);
   return { rows, tops: masterchainShards(block) };
 }

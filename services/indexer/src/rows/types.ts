@@ -242,12 +242,30 @@ export interface AccountStateRow {
   timestamp: number;
 }
 
+/**
+ * An account state's code or data as the block's Merkle update has it: the cell with its unchanged
+ * sub-trees pruned (exotic pruned-branch cells, each standing for a cell of the old state by its
+ * hash). Only when the cell itself is there and its row lacks the BoC.
+ */
+export interface PartialBocs {
+  /** the account state row's hash */
+  state: string;
+  /** base64 BoC with pruned branches, or null */
+  code: string | null;
+  data: string | null;
+}
+
 export interface BlockRows {
   blocks: BlockRow[];
   transactions: TransactionRow[];
   messages: MessageRow[];
   contents: MessageContentRow[];
   accountStates: AccountStateRow[];
+  /**
+   * The code/data of account states the block carries with pruned branches (their rows lack the
+   * BoC): what the follower completes them from (follower/account-bocs.ts). Absent: none.
+   */
+  partialBocs?: PartialBocs[];
   /**
    * The transactions in their API form for the key index, rendered where the block is parsed (a
    * parse worker) without their trace_id, which the store adds (store/key-index/render.ts).
