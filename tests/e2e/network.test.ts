@@ -42,6 +42,7 @@ async function failing(args: string[]): Promise<string> {
 }
 
 describe("--network", () => {
+  // each case starts `tongate start` (or fails it) up to three times: seconds each on a loaded machine
   it("mainnet and testnet build the pool from their bundled global configs; --global-config overrides it", async () => {
     const own = join(mkdtempSync(join(tmpdir(), "tongate-network-")), "config.json");
     const key = Buffer.alloc(32, 7).toString("base64");
@@ -51,7 +52,7 @@ describe("--network", () => {
     expect(testnet).toEqual(addresses(TESTNET));
     expect(mainnet.length).toBeGreaterThan(5);
     expect(overridden).toEqual(["127.0.0.1:1"]);
-  });
+  }, 90_000);
 
   it("names what is bundled when a network has no global config, and localnet outside `start`", async () => {
     const [devnet, localnet] = await Promise.all([failing(["serve", "--service", "lite-proxy", "--network", "devnet"]), failing(["serve", "--network", "localnet"])]);
@@ -59,5 +60,5 @@ describe("--network", () => {
     expect(devnet).toContain("--network devnet: no global config bundled for it (bundled: mainnet, testnet)");
     expect(localnet).toMatch(/exited 2/);
     expect(localnet).toContain("localnet is only run by `tongate start`");
-  });
+  }, 90_000);
 });
