@@ -18,6 +18,7 @@ import { SHARD_FULL, shardToSigned } from "@tongate/block";
 import type { BlockRow, MessageRow, PrevBlockRef, TransactionRow, TransactionStateRow } from "../../rows/types.js";
 import { opcodeHex, shardHex } from "../params.js";
 import { opt, type StoredTransaction } from "../sql.js";
+import { decodedBody, decodedOpcode } from "./bodies.js";
 
 const MASTERCHAIN_SHARD = String(shardToSigned(SHARD_FULL));
 
@@ -59,7 +60,7 @@ export function blockOf(r: BlockRow): Block {
 
 const big = (v: string | null | undefined): bigint | undefined => (v === null || v === undefined ? undefined : BigInt(v));
 
-/** A message as a transaction's in_msg/out_msgs entry (or a /messages row), with its contents. */
+/** A message as a transaction's in_msg/out_msgs entry (or a /messages row), with its contents and its decoded body. */
 export function messageOf(r: MessageRow, contents: ReadonlyMap<string, string>): Message {
   const body = contents.get(r.body_hash);
   const init = r.init_state_hash === null ? undefined : contents.get(r.init_state_hash);
@@ -75,11 +76,12 @@ export function messageOf(r: MessageRow, contents: ReadonlyMap<string, string>):
     createdLt: big(r.created_lt),
     createdAt: r.created_at === null ? undefined : BigInt(r.created_at),
     opcode: r.opcode === null ? undefined : opcodeHex(r.opcode),
+    decodedOpcode: decodedOpcode(r.opcode),
     ihrDisabled: opt(r.ihr_disabled),
     bounce: opt(r.bounce),
     bounced: opt(r.bounced),
     importFee: opt(r.import_fee),
-    messageContent: { hash: r.body_hash, body: body ?? "" },
+    messageContent: { hash: r.body_hash, body: body ?? "", decoded: body === undefined ? undefined : decodedBody(r.body_hash, body) },
     initState: r.init_state_hash === null ? undefined : { hash: r.init_state_hash, body: init ?? "" },
     hashNorm: opt(r.hash_norm),
   });
