@@ -110,7 +110,12 @@ async function generateChain(): Promise<ChainInfo> {
     shardBlocks,
     generateSeconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
   };
-  await net.close();
+  // The chain store is closed by chain.close(); the emulator's close after it can wait on a promise
+  // nothing settles (the process then exits with "unsettled top-level await", code 13, before the
+  // chain is marked complete): the store first, then the emulator, waited for at most 30 s.
+  await net.chain.close();
+  const closed = await Promise.race([net.chain.executor.close().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 30_000))]);
+  if (!closed) console.log("  (the localnet's close did not finish in 30 s; its chain store is closed)");
   writeFileSync(doneFile, JSON.stringify(info, null, 2));
   return info;
 }
