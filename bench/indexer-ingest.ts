@@ -10,7 +10,7 @@
 //   BENCH_KEY_INDEX=off: ingest without the key index (on by default, as the indexer runs)
 //   BENCH_SERVER_NODE_OPTIONS: node flags of the serving localnet (e.g. --cpu-prof)
 //   BENCH_DECODE=ab (default): parse-only and ingest each run with message bodies decoded (A) and
-//     without (B, TONGATE_DECODE_BODIES=off in the parse workers), in the order A B B A, and the
+//     without (B, TONGATE_DECODE_BODIES=off in the parse workers), in the order A B B A B A A B, and the
 //     ratio B→A reported; "on": decoded only (as the indexer runs), "off": without only
 import { createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -36,8 +36,11 @@ const PARSE_WORKERS = Number(process.env.BENCH_PARSE_WORKERS ?? os.availablePara
 const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 16);
 const DECODE = process.env.BENCH_DECODE ?? "ab";
 if (!["ab", "on", "off"].includes(DECODE)) throw new Error(`BENCH_DECODE: "ab", "on" or "off", not ${DECODE}`);
-/** The runs in order: decoded (true) and not (false), A B B A so that a drift of the shared host's load falls on both alike. */
-const RUNS: boolean[] = DECODE === "ab" ? [true, false, false, true] : [DECODE === "on"];
+/**
+ * The runs in order: decoded (true) and not (false), A B B A B A A B, so that a drift of the shared
+ * host's load, or of this process (each ingest opens another chDB directory), falls on both alike.
+ */
+const RUNS: boolean[] = DECODE === "ab" ? [true, false, false, true, false, true, true, false] : [DECODE === "on"];
 /** Decoding in this thread and in the parse workers a pool starts from now on (they copy the environment when they start). */
 function decodeBodies(on: boolean): void {
   setBodyDecoding(on);
@@ -310,5 +313,5 @@ if (DECODE === "ab") {
   // what the shared host's load does not move as much: transactions per CPU-second of this process
   const cpuOf = (runs: Run[], decode: boolean) => runs.filter((_, i) => RUNS[i] === decode).reduce((n, r) => n + r.cpuSeconds, 0);
   const cpuRatio = (runs: Run[]) => (cpuOf(runs, false) / cpuOf(runs, true)).toFixed(2);
-  console.log(`decoded / not decoded (A B B A after a run not counted; transactions over seconds of each side): parse-only pool ${ratio(pooled)}, ingest ${ratio(ingests)}; per CPU-second of this process: parse-only pool ${cpuRatio(pooled)}, ingest ${cpuRatio(ingests)}`);
+  console.log(`decoded / not decoded (A B B A B A A B after a run not counted; transactions over seconds of each side): parse-only pool ${ratio(pooled)}, ingest ${ratio(ingests)}; per CPU-second of this process: parse-only pool ${cpuRatio(pooled)}, ingest ${cpuRatio(ingests)}`);
 }
