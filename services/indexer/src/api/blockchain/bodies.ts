@@ -30,7 +30,8 @@ export function decodedOpcode(opcode: number | null): string | undefined {
 /**
  * Decoded bodies by body hash (a body is addressed by its own hash: an entry never goes stale; the
  * common ones, comments, excesses and notifications, repeat). A body that does not decode is kept as
- * null. Large results are not kept.
+ * null. Large results are not kept, nor, where blocks are parsed, a body with references: those are
+ * mostly signed wallet requests, each seen once.
  */
 const cache = new LruMap<string, JsonObject | null>(10_000);
 const CACHE_MAX_BOC_CHARS = 4 * 1024;
@@ -41,7 +42,7 @@ export function decodedBody(hash: string, body: string | Cell): JsonObject | und
   const hit = cache.get(hash);
   if (hit !== undefined) return hit ?? undefined;
   const value = decodeBody(body);
-  if (typeof body !== "string" || body.length <= CACHE_MAX_BOC_CHARS) cache.set(hash, value);
+  if (typeof body === "string" ? body.length <= CACHE_MAX_BOC_CHARS : body.refs.length === 0) cache.set(hash, value);
   return value ?? undefined;
 }
 
