@@ -9,6 +9,9 @@
 //   npm run bench:indexer-ingest   (BENCH_TX=100000, BENCH_WALLETS=400, BENCH_PARSE_WORKERS=cores, BENCH_PREFETCH=16)
 //   BENCH_KEY_INDEX=off: ingest without the key index (on by default, as the indexer runs)
 //   BENCH_SERVER_NODE_OPTIONS: node flags of the serving localnet (e.g. --cpu-prof)
+//   BENCH_DECODE=ab (default): parse-only and ingest each run with message bodies decoded (A) and
+//     without (B, TONGATE_DECODE_BODIES=off in the parse workers), in the order A B B A B A A B, and the
+//     ratio B→A reported; "on": decoded only (as the indexer runs), "off": without only
 import { createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -18,7 +21,7 @@ import { beginCell, external, internal, storeMessage, toNano, type Cell } from "
 import { WalletContractV4 } from "@ton/ton";
 import { buildShardState, Localnet, localnetProofs } from "@tongate/localnet";
 import { LiteserverPool } from "@tongate/liteclient";
-import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, openIndexStore, parseInline, startMcBatch } from "@tongate/indexer";
+import { type BlockParser, type ParseContext, ParsePool, indexRange, masterchainHead, openIndexStore, parseInline, setBodyDecoding, startMcBatch } from "@tongate/indexer";
 import { installSpeedShims } from "@tongate/ton";
 import type { ShardTopRow } from "@tongate/indexer";
 import { firstLiteserver, monitorProbes } from "./support/probe-latency.js";
@@ -31,6 +34,18 @@ const WALLETS = Number(process.env.BENCH_WALLETS ?? 400);
 const SEED = "bench-indexer-ingest";
 const PARSE_WORKERS = Number(process.env.BENCH_PARSE_WORKERS ?? os.availableParallelism());
 const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 16);
+const DECODE = process.env.BENCH_DECODE ?? "ab";
+if (!["ab", "on", "off"].includes(DECODE)) throw new Error(`BENCH_DECODE: "ab", "on" or "off", not ${DECODE}`);
+/**
+ * The runs in order: decoded (true) and not (false), A B B A B A A B, so that a drift of the shared
+ * host's load, or of this process (each ingest opens another chDB directory), falls on both alike.
+ */
+const RUNS: boolean[] = DECODE === "ab" ? [true, false, false, true, false, true, true, false] : [DECODE === "on"];
+/** Decoding in this thread and in the parse workers a pool starts from now on (they copy the environment when they start). */
+function decodeBodies(on: boolean): void {
+  setBodyDecoding(on);
+  process.env.TONGATE_DECODE_BODIES = on ? "on" : "off";
+}
 const root = fileURLToPath(new URL("..", import.meta.url));
 const chainDir = join(root, "bench", ".cache", `indexer-chain-w${WALLETS}-tx${TX}`);
 const doneFile = join(chainDir, "complete.json");
@@ -98,7 +113,12 @@ async function generateChain(): Promise<ChainInfo> {
     shardBlocks,
     generateSeconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
   };
-  await net.close();
+  // The chain store is closed by chain.close(); the emulator's close after it can wait on a promise
+  // nothing settles (the process then exits with "unsettled top-level await", code 13, before the
+  // chain is marked complete): the store first, then the emulator, waited for at most 30 s.
+  await net.chain.close();
+  const closed = await Promise.race([net.chain.executor.close().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 30_000))]);
+  if (!closed) console.log("  (the localnet's close did not finish in 30 s; its chain store is closed)");
   writeFileSync(doneFile, JSON.stringify(info, null, 2));
   return info;
 }
@@ -138,7 +158,8 @@ const lite = LiteserverPool.fromGlobalConfig(globalConfig);
 const probes = await monitorProbes(firstLiteserver(globalConfig));
 await lite.ready(10_000);
 const head = (await masterchainHead(lite)).seqno;
-const parsePool = ParsePool.create(PARSE_WORKERS);
+decodeBodies(RUNS[0]!);
+let parsePool = ParsePool.create(PARSE_WORKERS);
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
@@ -161,7 +182,13 @@ const fetchSeconds = (performance.now() - t0) / 1000;
 const bytes = fetched.reduce((n, f) => n + f.boc.length, 0);
 console.log(`fetched ${fetched.length} blocks (${(bytes / 2 ** 20).toFixed(1)} MiB) in ${fetchSeconds.toFixed(1)} s`);
 
-async function parseAll(parse: BlockParser, inFlight: number): Promise<{ seconds: number; cpuSeconds: number; transactions: number }> {
+interface Run {
+  seconds: number;
+  cpuSeconds: number;
+  transactions: number;
+}
+
+async function parseAll(parse: BlockParser, inFlight: number): Promise<Run> {
   const start = performance.now();
   const cpu0 = cpu();
   let transactions = 0;
@@ -177,59 +204,114 @@ async function parseAll(parse: BlockParser, inFlight: number): Promise<{ seconds
   );
   return { seconds: (performance.now() - start) / 1000, cpuSeconds: cpu() - cpu0, transactions };
 }
-const inline = await parseAll(parseInline, 1);
-const pooled = await parseAll(parsePool.parse, parsePool.size * 4);
-if (pooled.transactions !== chain.transactions || inline.transactions !== chain.transactions) {
-  throw new Error(`parsed ${pooled.transactions} / ${inline.transactions} transactions, the chain has ${chain.transactions}`);
+
+/** A fresh pool whose workers decode bodies or not. */
+async function poolFor(decode: boolean): Promise<ParsePool> {
+  await parsePool.close();
+  decodeBodies(decode);
+  return ParsePool.create(PARSE_WORKERS);
+}
+
+// Parse-only, in this thread (the rows alone) and in the pool (the rows and their key-index form,
+// where bodies are decoded), for each run of RUNS, after one run of each that is not counted (the
+// first pays for compiling the code and filling the caches).
+const inline: Run[] = [];
+const pooled: Run[] = [];
+parsePool = await poolFor(RUNS[0]!);
+await parseAll(parseInline, 1);
+await parseAll(parsePool.parse, parsePool.size * 4);
+for (const decode of RUNS) {
+  parsePool = await poolFor(decode);
+  inline.push(await parseAll(parseInline, 1));
+  pooled.push(await parseAll(parsePool.parse, parsePool.size * 4));
+  console.log(`  parse-only, bodies ${decode ? "decoded" : "not decoded"}: this thread ${rate(inline.at(-1)!.transactions, inline.at(-1)!.seconds)} tx/s, ${parsePool.size} workers ${rate(pooled.at(-1)!.transactions, pooled.at(-1)!.seconds)} tx/s`);
+}
+for (const run of [...inline, ...pooled]) {
+  if (run.transactions !== chain.transactions) throw new Error(`parsed ${run.transactions} transactions, the chain has ${chain.transactions}`);
 }
 fetched.length = 0;
 
-// (b) Ingest: fetched from the liteserver, parsed in the pool, inserted into a fresh chDB directory.
-// with the key index, as the indexer writes it by default (BENCH_KEY_INDEX=off: ClickHouse only)
-const store = await openIndexStore({ path: join(tmp, "chdb"), keyIndex: (process.env.BENCH_KEY_INDEX ?? "on") !== "off" });
-let insertSeconds = 0;
-let lastLog = 0;
-t0 = performance.now();
-const cpu0 = cpu();
-const r = await indexRange(lite, store, {
-  from: 1,
-  to: head,
-  parse: parsePool.parse,
-  prefetch: PREFETCH,
-  onStored: (b) => {
-    insertSeconds += b.insertSeconds;
-    if (performance.now() - lastLog > 5000) {
-      lastLog = performance.now();
-      console.log(`  ingest: mc ${b.mcSeqno}/${head}, ${b.progress.totalTransactions} transactions, ${b.progress.txPerSec.toFixed(0)} tx/s`);
-    }
-  },
-});
-const ingestSeconds = (performance.now() - t0) / 1000;
-const ingestCpu = cpu() - cpu0;
-const stored = await (await store.client.query({ query: "SELECT count() AS n FROM transactions FINAL", format: "JSONEachRow" })).json<{ n: string }>();
-if (Number(stored[0]!.n) !== chain.transactions || r.transactions !== chain.transactions) {
-  throw new Error(`stored ${stored[0]!.n} transactions, the chain has ${chain.transactions}`);
+// (b) Ingest: fetched from the liteserver, parsed in the pool, inserted into a fresh chDB directory,
+// with the key index, as the indexer writes it by default (BENCH_KEY_INDEX=off: ClickHouse only),
+// once per run of RUNS.
+interface Ingest extends Run {
+  insertSeconds: number;
+  blocks: number;
 }
+async function ingest(decode: boolean, n: number): Promise<Ingest> {
+  parsePool = await poolFor(decode);
+  const dir = join(tmp, `chdb-${n}`);
+  const store = await openIndexStore({ path: dir, keyIndex: (process.env.BENCH_KEY_INDEX ?? "on") !== "off" });
+  let insertSeconds = 0;
+  let lastLog = 0;
+  const start = performance.now();
+  const cpu0 = cpu();
+  const r = await indexRange(lite, store, {
+    from: 1,
+    to: head,
+    parse: parsePool.parse,
+    prefetch: PREFETCH,
+    onStored: (b) => {
+      insertSeconds += b.insertSeconds;
+      if (performance.now() - lastLog > 5000) {
+        lastLog = performance.now();
+        console.log(`  ingest (bodies ${decode ? "decoded" : "not decoded"}): mc ${b.mcSeqno}/${head}, ${b.progress.totalTransactions} transactions, ${b.progress.txPerSec.toFixed(0)} tx/s`);
+      }
+    },
+  });
+  const seconds = (performance.now() - start) / 1000;
+  const cpuSeconds = cpu() - cpu0;
+  const stored = await (await store.client.query({ query: "SELECT count() AS n FROM transactions FINAL", format: "JSONEachRow" })).json<{ n: string }>();
+  if (Number(stored[0]!.n) !== chain.transactions || r.transactions !== chain.transactions) {
+    throw new Error(`stored ${stored[0]!.n} transactions, the chain has ${chain.transactions}`);
+  }
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(`  ingest, bodies ${decode ? "decoded" : "not decoded"}${n < 0 ? " (not counted)" : ""}: ${rate(r.transactions, seconds)} tx/s (${seconds.toFixed(1)} s)`);
+  return { seconds, cpuSeconds, transactions: r.transactions, insertSeconds, blocks: r.blocks };
+}
+const ingests: Ingest[] = [];
+await ingest(RUNS[0]!, -1); // not counted, as the first parse-only runs
+for (const [n, decode] of RUNS.entries()) ingests.push(await ingest(decode, n));
 const probeStats = await probes.stop();
-await store.close();
 await parsePool.close();
 await lite.close();
 if (server) await stopProcess(server);
 rmSync(tmp, { recursive: true, force: true });
 
-const blocks = r.blocks;
-const rate = (n: number, s: number) => Math.round(n / s).toLocaleString("en-US");
-const rows = [
-  ["parse-only, this thread", rate(inline.transactions, inline.seconds), rate(blocks, inline.seconds), inline.seconds.toFixed(1), "1"],
-  [`parse-only, ${parsePool.size} workers`, rate(pooled.transactions, pooled.seconds), rate(blocks, pooled.seconds), pooled.seconds.toFixed(1), "1"],
-  [`ingest (fetch + parse + insert), prefetch ${PREFETCH}`, rate(r.transactions, ingestSeconds), rate(blocks, ingestSeconds), ingestSeconds.toFixed(1), ((r.transactions / ingestSeconds) / (pooled.transactions / pooled.seconds)).toFixed(2)],
-];
+function rate(n: number, s: number): string {
+  return Math.round(n / s).toLocaleString("en-US");
+}
+const txPerSec = (runs: Run[], decode: boolean) => {
+  const picked = runs.filter((_, i) => RUNS[i] === decode);
+  return picked.reduce((n, r) => n + r.transactions, 0) / picked.reduce((n, r) => n + r.seconds, 0);
+};
+const blocks = ingests[0]!.blocks;
+const label = (decode: boolean) => (decode ? "decoded" : "not decoded");
 console.log();
 console.log(`indexer ingest — ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 console.log(`chain: ${chain.transactions.toLocaleString("en-US")} transactions, ${head} masterchain + ${blocks - head} shard blocks (${WALLETS} wallets); liteserver start ${server ? `${startSeconds.toFixed(1)} s` : "(given)"}, fetch into memory ${fetchSeconds.toFixed(1)} s`);
 console.log(`getMasterchainInfo probes during fetch and ingest (every 0.5 s): ${probeStats.probes}, p50 ${probeStats.p50Ms} ms, p99 ${probeStats.p99Ms} ms, max ${probeStats.maxMs} ms, over 2 s ${probeStats.over2s}`);
-console.log(`ingest: chDB inserts + checkpoints ${insertSeconds.toFixed(1)} s of ${ingestSeconds.toFixed(1)} s (${((insertSeconds / head) * 1000).toFixed(0)} ms per masterchain batch); main-thread CPU incl. chDB ${ingestCpu.toFixed(1)} s`);
 console.log();
-console.log("| run | tx/s | blocks/s | seconds | ingest / parse-only |");
-console.log("|---|---|---|---|---|");
-for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+console.log("| run | bodies | tx/s | blocks/s | seconds | chDB inserts + checkpoints s | CPU s of this process (all its threads) |");
+console.log("|---|---|---|---|---|---|---|");
+for (const [i, decode] of RUNS.entries()) {
+  const p = inline[i]!;
+  console.log(`| parse-only, this thread (rows only: nothing rendered, nothing decoded) | ${label(decode)} | ${rate(p.transactions, p.seconds)} | ${rate(blocks, p.seconds)} | ${p.seconds.toFixed(1)} | | |`);
+}
+for (const [i, decode] of RUNS.entries()) {
+  const p = pooled[i]!;
+  console.log(`| parse-only, ${PARSE_WORKERS} workers | ${label(decode)} | ${rate(p.transactions, p.seconds)} | ${rate(blocks, p.seconds)} | ${p.seconds.toFixed(1)} | | ${p.cpuSeconds.toFixed(1)} |`);
+}
+for (const [i, decode] of RUNS.entries()) {
+  const r = ingests[i]!;
+  console.log(`| ingest (fetch + parse + insert), prefetch ${PREFETCH} | ${label(decode)} | ${rate(r.transactions, r.seconds)} | ${rate(r.blocks, r.seconds)} | ${r.seconds.toFixed(1)} | ${r.insertSeconds.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} |`);
+}
+if (DECODE === "ab") {
+  console.log();
+  const ratio = (runs: Run[]) => (txPerSec(runs, true) / txPerSec(runs, false)).toFixed(2);
+  // what the shared host's load does not move as much: transactions per CPU-second of this process
+  const cpuOf = (runs: Run[], decode: boolean) => runs.filter((_, i) => RUNS[i] === decode).reduce((n, r) => n + r.cpuSeconds, 0);
+  const cpuRatio = (runs: Run[]) => (cpuOf(runs, false) / cpuOf(runs, true)).toFixed(2);
+  console.log(`decoded / not decoded (A B B A B A A B after a run not counted; transactions over seconds of each side): parse-only pool ${ratio(pooled)}, ingest ${ratio(ingests)}; per CPU-second of this process: parse-only pool ${cpuRatio(pooled)}, ingest ${cpuRatio(ingests)}`);
+}

@@ -13,9 +13,10 @@ import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { Jettons } from "@tongate/proto/gen/tongate/v3/jettons_pb.js";
 import { Nfts } from "@tongate/proto/gen/tongate/v3/nfts_pb.js";
 import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
+import { Utils } from "@tongate/proto/gen/tongate/v3/utils_pb.js";
 
 /** The public APIs' services: API v2, API v3 (one service per toncenter tag) and the admin API. */
-export const PUBLIC_APIS: DescService[] = [LiteProxy, Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, RateLimit];
+export const PUBLIC_APIS: DescService[] = [LiteProxy, Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, Utils, RateLimit];
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "@tongate/proto/gen/google/api/http_pb.js";
 

@@ -163,6 +163,27 @@ describe("transactions and messages", () => {
     expect(byHash.transactions.map((x: any) => x.hash).sort()).toHaveLength(2); // sender (out) and receiver (in)
   });
 
+  it("messages carry decoded_opcode and message_content.decoded, the same from the key index and from ClickHouse", async () => {
+    // by account: the key index; all transactions in lt order: ClickHouse
+    const byAccount = (await v3(`transactions?account=${alice.toString()}&limit=10&sort=asc`)).transactions;
+    const all = (await v3(`transactions?limit=1000&sort=asc`)).transactions;
+    const comment = byAccount.find((x: any) => x.in_msg.opcode === "0x00000000");
+    expect(comment.in_msg.decoded_opcode).toBe("text_comment");
+    expect(comment.in_msg.message_content.decoded).toEqual({ "@type": "text_comment", comment: "hello v3", type: "text_comment" });
+    expect(all.find((x: any) => x.hash === comment.hash)).toEqual(comment);
+    // the wallet's signed external: no opcode name, its body read as a v4 wallet's, the comment inside
+    const external = all.find((x: any) => x.out_msgs.some((m: any) => m.hash === comment.in_msg.hash));
+    expect(external.in_msg.decoded_opcode).toBeUndefined();
+    expect(external.in_msg.message_content.decoded["@type"]).toBe("wallet_signed_v4");
+    expect(JSON.stringify(external.in_msg.message_content.decoded)).toContain('"text":"hello v3"');
+    // an opcode without a constructor: neither a name nor a decoding; a StateInit is not decoded
+    const unknown = (await v3(`transactionsByMessage?opcode=0x12345678`)).transactions[0];
+    expect(unknown.in_msg.decoded_opcode).toBeUndefined();
+    expect(unknown.in_msg.message_content.decoded).toBeUndefined();
+    const deploy = all.find((x: any) => x.out_msgs.some((m: any) => m.init_state));
+    expect(deploy.out_msgs.find((m: any) => m.init_state).init_state.decoded).toBeUndefined();
+  });
+
   it("adjacentTransactions gives the parent and the children", async () => {
     const { transactions: [bounce] } = await v3(`transactions?account=${bob.toString()}`);
     const { transactions } = await v3(`adjacentTransactions?hash=${encodeURIComponent(bounce.hash)}`);

@@ -153,13 +153,14 @@ function readInt(s: Slice, w: number): string {
 /** Upper-case hex, a partial last digit completed with `1` and zeros and marked `_` (TON's notation). */
 function readHex(s: Slice, w: number): string {
   need(s, w);
-  let out = "";
-  let left = w;
-  for (; left >= 32; left -= 32) out += s.loadUint(32).toString(16).padStart(8, "0");
-  const whole = left & ~3;
-  if (whole) out += s.loadUint(whole).toString(16).padStart(whole / 4, "0");
-  const rest = left - whole;
-  if (rest) out += (((s.loadUint(rest) << 1) | 1) << (3 - rest)).toString(16) + "_";
+  // whole bytes at once (signatures, hashes and addresses are most of a body's bits), then a nibble
+  let out = w >= 8 ? s.loadBuffer(w >> 3).toString("hex") : "";
+  let left = w & 7;
+  if (left >= 4) {
+    out += s.loadUint(4).toString(16);
+    left -= 4;
+  }
+  if (left) out += (((s.loadUint(left) << 1) | 1) << (3 - left)).toString(16) + "_";
   return out.toUpperCase();
 }
 

@@ -7,6 +7,7 @@ export { insertTraceRows, restoreTraceAssembler, traceRecord, type TraceRecord }
 export { v3Api, v3Implementations, V3_SERVICES } from "./api/service.js";
 export { transactionsByAccount, transactionsByHash } from "./api/blockchain/transactions.js";
 export { messagesBySource } from "./api/blockchain/messages.js";
+export { setBodyDecoding } from "./api/blockchain/bodies.js";
 export type { StoredTransaction } from "./api/sql.js";
 export { indexService } from "./service.js";
 export { INDEXER_KEY_TABLES, INDEXER_OWNER, KEY_INDEX_FORMAT, KeyIndex } from "./store/key-index/key-index.js";

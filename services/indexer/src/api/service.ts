@@ -10,6 +10,7 @@ import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { Jettons } from "@tongate/proto/gen/tongate/v3/jettons_pb.js";
 import { Nfts } from "@tongate/proto/gen/tongate/v3/nfts_pb.js";
 import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
+import { Utils } from "@tongate/proto/gen/tongate/v3/utils_pb.js";
 import { implement, type ServiceImplementation } from "@tongate/runtime";
 import type { IndexStore as Store } from "../store/index-store.js";
 import { accountsImpl } from "./accounts/service.js";
@@ -25,9 +26,10 @@ import { withKeyReaders } from "./key-readers/step.js";
 import { tokenMetadataOf } from "./metadata.js";
 import { nftsImpl } from "./nfts/service.js";
 import { statsImpl } from "./stats/service.js";
+import { utilsImpl } from "./utils/service.js";
 
 /** API v3's services, one per toncenter tag (DNS, multisig, … join as their endpoints come). */
-export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2];
+export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, Utils];
 
 /**
  * API v3 over the store (and lite-proxy for the v2-style methods), each tag's answers through the book
@@ -44,6 +46,7 @@ export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: 
     nfts: withKeyReaders(Nfts, step(Nfts, nftsImpl(store)), readers),
     stats: step(Stats, statsImpl(store)),
     apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),
+    utils: utilsImpl(),
   };
 }
 
@@ -58,5 +61,6 @@ export function v3Implementations(store: Store, liteProxy: () => LiteProxyClient
     implement(Nfts, api.nfts),
     implement(Stats, api.stats),
     implement(ApiV2, api.apiV2),
+    implement(Utils, api.utils),
   ];
 }

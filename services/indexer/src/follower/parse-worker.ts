@@ -1,5 +1,6 @@
 // A ParsePool worker: block BoCs in, rows out (./parse-pool.ts).
 import { parentPort } from "node:worker_threads";
+import type { Cell } from "@ton/core";
 import { installSpeedShims } from "@tongate/ton";
 import { blockRowsAndTops } from "../rows/index.js";
 import { renderTransactions } from "../store/key-index/render.js";
@@ -15,9 +16,11 @@ port.on("message", (m: ParseRequest) => {
   try {
     const boc = Buffer.from(m.boc.buffer, m.boc.byteOffset, m.boc.byteLength);
     const id = m.id ? { root_hash: Buffer.from(m.id.root_hash), file_hash: Buffer.from(m.id.file_hash) } : undefined;
-    const parsed = blockRowsAndTops(boc, { mcSeqno: m.mcSeqno, id });
-    // the key index's form of the transactions too, off the main thread (the store adds trace ids)
-    parsed.rows.rendered = renderTransactions(parsed.rows);
+    const bodyCells = new Map<string, Cell>();
+    const parsed = blockRowsAndTops(boc, { mcSeqno: m.mcSeqno, id, bodyCells });
+    // the key index's form of the transactions too, off the main thread (the store adds trace ids),
+    // their bodies decoded from the cells just parsed
+    parsed.rows.rendered = renderTransactions(parsed.rows, bodyCells);
     reply = { job: m.job, parsed };
   } catch (e) {
     reply = { job: m.job, error: e instanceof Error ? e.message : String(e) };

@@ -35,6 +35,8 @@ export interface BlockRowsContext {
   id?: { root_hash: Buffer; file_hash: Buffer };
   /** BoC reader (default: cellsFromBoc, the lazy reader of ./boc.ts) */
   parseBoc?: (boc: Buffer) => Cell[];
+  /** when given, filled with each message body's cell by its hash (for rendering: ../store/key-index/render.ts) */
+  bodyCells?: Map<string, Cell>;
 }
 
 /** blockRows and, for a masterchain block, its shard tops ([] for a shard block). */
@@ -53,7 +55,7 @@ export function blockRowsAndTops(blockBoc: Buffer, ctx: BlockRowsContext): { row
   const contents = new Map<string, MessageContentRow>();
   for (const ab of block.accountBlocks) {
     for (const tx of ab.transactions) {
-      const r = transactionRows(tx, { block: ref, mcSeqno });
+      const r = transactionRows(tx, { block: ref, mcSeqno, bodyCells: ctx.bodyCells });
       rows.transactions.push(r.transaction);
       for (const m of r.messages) rows.messages.push(m);
       for (const c of r.contents) contents.set(c.hash, c);

@@ -12,7 +12,7 @@ import {
   loadCurrencyCollection,
   loadTransactionDescription,
 } from "@ton/core";
-import { messageContents, messageRow, parseMessageCell, transactionMessageCells } from "./message.js";
+import { messageContents, messageRow, type ParsedMessage, parseMessageCell, transactionMessageCells } from "./message.js";
 import type {
   AccountStatus,
   ActionPhase,
@@ -32,6 +32,8 @@ export interface TransactionContext {
   /** the block that contains the transaction (its workchain is the account's) */
   block: BlockRef;
   mcSeqno: number;
+  /** when given, each message body's cell by its hash (rendering decodes them without reading their BoCs again) */
+  bodyCells?: Map<string, Cell>;
 }
 
 export interface TransactionRows {
@@ -214,14 +216,14 @@ export function transactionRows(cell: Cell, ctx: TransactionContext): Transactio
   const ref = { hash, lt };
   const messages: MessageRow[] = [];
   const contents: MessageContentRow[] = [];
-  if (inMsg) {
-    messages.push(messageRow(inMsg, ref, "in"));
-    contents.push(...messageContents(inMsg));
-  }
-  for (const m of outMsgs) {
-    messages.push(messageRow(m, ref, "out"));
+  const add = (m: ParsedMessage, direction: "in" | "out"): void => {
+    const row = messageRow(m, ref, direction);
+    messages.push(row);
     contents.push(...messageContents(m));
-  }
+    ctx.bodyCells?.set(row.body_hash, m.msg.body);
+  };
+  if (inMsg) add(inMsg, "in");
+  for (const m of outMsgs) add(m, "out");
   const transaction: TransactionRow = {
     account: rawAddress(ctx.block.workchain, tx.address),
     hash,

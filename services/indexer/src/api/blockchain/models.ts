@@ -1,6 +1,7 @@
 // Stored rows → the objects of API v3's Blockchain data (proto messages of tongate.v3), as toncenter
 // renders them; Actions and traces shows the same transactions.
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
+import type { Cell } from "@ton/core";
 import {
   type Block,
   BlockSchema,
@@ -18,6 +19,7 @@ import { SHARD_FULL, shardToSigned } from "@tongate/block";
 import type { BlockRow, MessageRow, PrevBlockRef, TransactionRow, TransactionStateRow } from "../../rows/types.js";
 import { opcodeHex, shardHex } from "../params.js";
 import { opt, type StoredTransaction } from "../sql.js";
+import { decodedBody, decodedOpcode } from "./bodies.js";
 
 const MASTERCHAIN_SHARD = String(shardToSigned(SHARD_FULL));
 
@@ -59,8 +61,11 @@ export function blockOf(r: BlockRow): Block {
 
 const big = (v: string | null | undefined): bigint | undefined => (v === null || v === undefined ? undefined : BigInt(v));
 
-/** A message as a transaction's in_msg/out_msgs entry (or a /messages row), with its contents. */
-export function messageOf(r: MessageRow, contents: ReadonlyMap<string, string>): Message {
+/**
+ * A message as a transaction's in_msg/out_msgs entry (or a /messages row), with its contents and its
+ * decoded body (from its cell when `bodyCells` has it, else from its BoC).
+ */
+export function messageOf(r: MessageRow, contents: ReadonlyMap<string, string>, bodyCells?: ReadonlyMap<string, Cell>): Message {
   const body = contents.get(r.body_hash);
   const init = r.init_state_hash === null ? undefined : contents.get(r.init_state_hash);
   return create(MessageSchema, {
@@ -75,11 +80,12 @@ export function messageOf(r: MessageRow, contents: ReadonlyMap<string, string>):
     createdLt: big(r.created_lt),
     createdAt: r.created_at === null ? undefined : BigInt(r.created_at),
     opcode: r.opcode === null ? undefined : opcodeHex(r.opcode),
+    decodedOpcode: decodedOpcode(r.opcode),
     ihrDisabled: opt(r.ihr_disabled),
     bounce: opt(r.bounce),
     bounced: opt(r.bounced),
     importFee: opt(r.import_fee),
-    messageContent: { hash: r.body_hash, body: body ?? "" },
+    messageContent: { hash: r.body_hash, body: body ?? "", decoded: body === undefined ? undefined : decodedBody(r.body_hash, bodyCells?.get(r.body_hash) ?? body) },
     initState: r.init_state_hash === null ? undefined : { hash: r.init_state_hash, body: init ?? "" },
     hashNorm: opt(r.hash_norm),
   });
@@ -104,6 +110,8 @@ export interface TransactionParts {
   messages: ReadonlyMap<string, MessageRow>;
   contents: ReadonlyMap<string, string>;
   states: ReadonlyMap<string, TransactionStateRow>;
+  /** the bodies' cells by hash, where the block was just parsed (else bodies are read from their BoCs) */
+  bodyCells?: ReadonlyMap<string, Cell>;
 }
 
 export const messageKey = (msgHash: string, direction: "in" | "out", txHash: string): string => `${msgHash}:${direction}:${txHash}`;
@@ -112,7 +120,7 @@ export const messageKey = (msgHash: string, direction: "in" | "out", txHash: str
 export function transactionOf(t: StoredTransaction | TransactionRow, parts: TransactionParts, opts: { traceId?: boolean } = {}): Transaction {
   const msg = (hash: string, direction: "in" | "out"): Message | undefined => {
     const r = parts.messages.get(messageKey(hash, direction, t.hash));
-    return r ? messageOf(r, parts.contents) : undefined;
+    return r ? messageOf(r, parts.contents, parts.bodyCells) : undefined;
   };
   return create(TransactionSchema, {
     account: t.account,

@@ -33,7 +33,7 @@ import type { AccountStateRow, RenderedTransaction } from "../../rows/types.js";
 import { accountTraceKey, addressMessageKey, mcBlockKey, mcBlockTraceKey, messageKey, traceKey, traceTransactionKey, transactionKey } from "./keys.js";
 
 /** Bumped when the stored form changes: an index of another format is rebuilt. */
-export const KEY_INDEX_FORMAT = 5;
+export const KEY_INDEX_FORMAT = 6;
 
 /** The owner of the indexer's tables in the store. */
 export const INDEXER_OWNER = "indexer";

@@ -5,6 +5,7 @@
 // once the main thread assembles traces; the store appends it. The rebuild (./rebuild.ts) renders
 // ClickHouse's rows with the same functions.
 import { toBinary } from "@bufbuild/protobuf";
+import type { Cell } from "@ton/core";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { TransactionSchema } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
@@ -28,14 +29,14 @@ export function renderTransaction(t: TransactionRow | StoredTransaction, parts: 
   };
 }
 
-/** The block's transactions in their API form, without trace ids. */
-export function renderTransactions(rows: Pick<BlockRows, "transactions" | "messages" | "contents">): RenderedTransaction[] {
+/** The block's transactions in their API form, without trace ids (`bodyCells`: the bodies' cells by hash, when the caller parsed them). */
+export function renderTransactions(rows: Pick<BlockRows, "transactions" | "messages" | "contents">, bodyCells?: ReadonlyMap<string, Cell>): RenderedTransaction[] {
   const contents = new Map(rows.contents.map((c) => [c.hash, c.boc]));
   const byTx = messagesByTransaction(rows.messages);
   return rows.transactions.map((t): RenderedTransaction => {
     const own = byTx.get(t.hash) ?? [];
     const states = new Map<string, TransactionStateRow>(t.states.map((s) => [s.hash, s]));
-    return renderTransaction(t, { messages: new Map(own.map((m) => [messageKey(m.msg_hash, m.direction, m.tx_hash), m])), contents, states }, own, { traceId: false });
+    return renderTransaction(t, { messages: new Map(own.map((m) => [messageKey(m.msg_hash, m.direction, m.tx_hash), m])), contents, states, bodyCells }, own, { traceId: false });
   });
 }
 
