@@ -26,8 +26,8 @@ import type { Decided } from "./pending.js";
 import type { DecodedRows } from "./rows.js";
 import type { Refused } from "./write.js";
 
-/** Rows per query of a rebuild. */
-const CHUNK = 5_000;
+/** Rows per query (and per LMDB transaction) of a rebuild. */
+const CHUNK = 20_000;
 
 /**
  * A decoded block's rows as the key tables take them: `late`, the transfers of wallets its masters
@@ -101,17 +101,24 @@ export async function rebuildDecodedKeys({ store, keys: tables, signal, progress
   const upTo = await decodedCheckpoint(store);
   let done = 0;
   for (const t of REBUILT) {
-    let after: Record<string, unknown> | undefined;
-    for (;;) {
-      if (signal?.aborted) return false;
+    const chunk = (after?: Record<string, unknown>) => {
       const params: Record<string, unknown> = { upTo, n: CHUNK };
       t.key.forEach(([column], i) => (params[`k${i}`] = after?.[column]));
-      const rows = await select<Record<string, unknown>>(store, chunkQuery(t, after !== undefined), params);
+      const rows = select<Record<string, unknown>>(store, chunkQuery(t, after !== undefined), params);
+      // awaited below unless the rebuild stops or a write fails first: not an unhandled rejection then
+      rows.catch(() => undefined);
+      return rows;
+    };
+    // the next chunk is read while this one is written (chDB's threads, LMDB's commit)
+    let next = chunk();
+    for (;;) {
+      const rows = await next;
       if (!rows.length) break;
+      next = chunk(rows[rows.length - 1]);
+      if (signal?.aborted) return false;
       const into = emptyKeyRows();
       t.put(rows, into);
       await keys.write(into);
-      after = rows[rows.length - 1]!;
       done += rows.length;
       progress({ done, total: done });
     }
