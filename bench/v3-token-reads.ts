@@ -124,6 +124,7 @@ async function keyReaderCounts(base: string): Promise<{ answered: number; declin
 async function ready(base: string): Promise<void> {
   const started = performance.now();
   let said = "";
+  let saidAt = 0;
   let decoderReady: number | undefined;
   for (;;) {
     try {
@@ -131,8 +132,13 @@ async function ready(base: string): Promise<void> {
       const indexer = h.detail?.indexer?.keyIndex ?? "?";
       const decoder = h.detail?.decoder?.keyIndex ?? "?";
       const state = `indexer key index ${indexer}, decoder key-index tables ${decoder}`;
-      if (state !== said) console.log(`gateway: ${state} (${fmt((performance.now() - started) / 1000, 0)} s)`);
-      said = state;
+      // a rebuild's row count changes each chunk: said again every 30 s at most
+      const kind = state.replace(/\d+/g, "N");
+      if (kind !== said || (state !== said && performance.now() - saidAt > 30_000)) {
+        console.log(`gateway: ${state} (${fmt((performance.now() - started) / 1000, 0)} s)`);
+        saidAt = performance.now();
+      }
+      said = kind;
       if (decoder === "failed" || decoder === "off") throw new Error(`${base}: the decoder's key-index tables are ${decoder}`);
       if (decoder === "complete") decoderReady ??= performance.now();
       if (indexer === "complete" && decoder === "complete") {
