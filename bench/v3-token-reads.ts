@@ -5,15 +5,19 @@
 // from
 //   - tongate: `tongate gateway` in its own process on the synthesized set of
 //     bench/support/token-set.ts (the decoder's tables and the indexer's latest states in chDB; the
-//     indexer hosted with --index off, the decoder with --decode off: their tables and key-index
-//     tables registered and prepared, nothing decoded; rate limits and the answer cache off);
+//     indexer hosted with --index off, the decoder with --decode on and --metadata-fetch off: its
+//     key-index tables rebuilt from ClickHouse if need be, then live, so that API v3's key readers
+//     answer from them; with no liteserver and nothing indexed past its checkpoint it decodes
+//     nothing; rate limits and the answer cache off);
 //   - PostgreSQL: the same rows copied into a private cluster with toncenter's schema and indexes
 //     (bench/support/pg-token-schema.ts), served by a minimal node:http server in its own process
 //     doing ton-index-go's queries per page: the page, then its address book
 //     (bench/support/pg-token-server.ts).
 // First both servers are checked to answer the same rows and the same address book for a few owners
-// (among them the busiest), after the gateway reports every key index complete (a rebuild from
-// ClickHouse on its start) and answers. Then a closed-loop load generator in this process
+// (among them the busiest), after the gateway reports every key index complete (the indexer's, and
+// the decoder's "complete": rebuilt from ClickHouse on its start when not already) and answers; the
+// rebuild's time is printed. After the runs, the share of tongate's pages the key readers answered
+// (the indexer's keyReaders counters in /healthz; the rest went to ClickHouse). Then a closed-loop load generator in this process
 // (kept-alive connections, N requests in flight) at each concurrency, BENCH_SECONDS per run,
 // BENCH_ROUNDS rounds interleaved (per round and concurrency: wallets on tongate, on PostgreSQL,
 // transfers on tongate, on PostgreSQL); any non-200 is an error and is printed. Then the medians,
@@ -93,32 +97,64 @@ function header(): void {
   console.log(`set: ${TRANSFERS} jetton transfers among ${OWNERS} owners over ${JETTONS} jettons; ${SECONDS} s per run, ${ROUNDS} rounds, concurrency ${CONCURRENCY.join(", ")}`);
 }
 
+/** What /healthz says of the key indexes and the key readers. */
+interface Health {
+  detail?: {
+    indexer?: { keyIndex?: string; keyReaders?: { answered: number; declined: number; overflow: number } | "off" };
+    decoder?: { keyIndex?: string };
+  };
+}
+
+async function health(base: string): Promise<Health> {
+  return (await (await fetch(`${base}/healthz`)).json()) as Health;
+}
+
+/** Pages the key readers answered, and those answered from ClickHouse (declined by a reader, or every reader busy), since the gateway started. */
+async function keyReaderCounts(base: string): Promise<{ answered: number; declined: number }> {
+  const readers = (await health(base)).detail?.indexer?.keyReaders;
+  if (readers === undefined || readers === "off") throw new Error(`${base}: no key readers in /healthz`);
+  return { answered: readers.answered, declined: readers.declined + readers.overflow };
+}
+
 /**
- * Waits until the gateway's /healthz reports no key index rebuilding (the indexer's, and the
- * decoder's when it has key-index tables) and a wallets page of the busiest owner has rows.
+ * Waits until the gateway's /healthz reports the indexer's key index and the decoder's key-index
+ * tables complete (the decoder's rebuilt from ClickHouse first when they are not) and a wallets page
+ * of the busiest owner has rows; prints how long the decoder's tables took.
  */
 async function ready(base: string): Promise<void> {
   const started = performance.now();
   let said = "";
+  let saidAt = 0;
+  let decoderReady: number | undefined;
   for (;;) {
     try {
-      const health = await fetch(`${base}/healthz`);
-      const text = await health.text();
-      const rebuilding = /"[^"]*":\s*"rebuilding[^"]*"/i.exec(text)?.[0];
-      if (rebuilding) {
-        if (rebuilding !== said) console.log(`gateway: ${rebuilding} (${fmt((performance.now() - started) / 1000, 0)} s)`);
-        said = rebuilding;
-      } else if (health.ok) {
+      const h = await health(base);
+      const indexer = h.detail?.indexer?.keyIndex ?? "?";
+      const decoder = h.detail?.decoder?.keyIndex ?? "?";
+      const state = `indexer key index ${indexer}, decoder key-index tables ${decoder}`;
+      // a rebuild's row count changes each chunk: said again every 30 s at most
+      const kind = state.replace(/\d+/g, "N");
+      if (kind !== said || (state !== said && performance.now() - saidAt > 30_000)) {
+        console.log(`gateway: ${state} (${fmt((performance.now() - started) / 1000, 0)} s)`);
+        saidAt = performance.now();
+      }
+      said = kind;
+      if (decoder === "failed" || decoder === "off") throw new Error(`${base}: the decoder's key-index tables are ${decoder}`);
+      if (decoder === "complete") decoderReady ??= performance.now();
+      if (indexer === "complete" && decoder === "complete") {
         const r = await fetch(`${base}${ENDPOINTS.wallets(ownerAddress(0))}`);
         if (r.ok && ((await r.json()) as { jetton_wallets?: unknown[] }).jetton_wallets?.length) break;
       }
-    } catch {
+    } catch (e) {
+      if (e instanceof Error && e.message.startsWith(base)) throw e;
       // not listening yet
     }
     if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`${base}: not ready after ${READY_TIMEOUT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  console.log(`gateway ready: key indexes complete, answering (${fmt((performance.now() - started) / 1000)} s after it listened)`);
+  console.log(
+    `gateway ready: key indexes complete (the decoder's ${fmt(((decoderReady ?? performance.now()) - started) / 1000)} s after the gateway listened), answering (${fmt((performance.now() - started) / 1000)} s)`,
+  );
 }
 
 /**
@@ -216,6 +252,8 @@ async function sideBySide(owners: string[], cluster: PgCluster): Promise<Runs> {
       "--index",
       "off",
       "--decode",
+      "on",
+      "--metadata-fetch",
       "off",
       "--ratelimit",
       "off",
@@ -227,6 +265,7 @@ async function sideBySide(owners: string[], cluster: PgCluster): Promise<Runs> {
   const bases: Record<Side, string> = { tongate: `http://127.0.0.1:${tgPort}`, postgres: `http://127.0.0.1:${pgPort}` };
   try {
     await ready(bases.tongate);
+    const before = await keyReaderCounts(bases.tongate);
     console.log(`\n${await sameAnswers(bases, owners)}`);
     for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
       for (const side of SIDES) await closedLoop({ base: bases[side], path: pages(endpoint, owners, 999), concurrency: 8, seconds: WARMUP_SECONDS });
@@ -248,6 +287,10 @@ async function sideBySide(owners: string[], cluster: PgCluster): Promise<Runs> {
       }
       console.log(`load average after round ${round}: ${load()}`);
     }
+    const after = await keyReaderCounts(bases.tongate);
+    const answered = after.answered - before.answered;
+    const declined = after.declined - before.declined;
+    console.log(`\nkey readers: ${answered} of tongate's pages answered from the key-index tables, ${declined} answered from ClickHouse (declined or every reader busy; ${fmt((100 * answered) / Math.max(1, answered + declined))}% by keys)`);
     return runs;
   } finally {
     await stop(gateway);

@@ -26,8 +26,8 @@ import type { Decided } from "./pending.js";
 import type { DecodedRows } from "./rows.js";
 import type { Refused } from "./write.js";
 
-/** Rows per query of a rebuild. */
-const CHUNK = 5_000;
+/** Rows per query (and per LMDB transaction) of a rebuild. */
+const CHUNK = 20_000;
 
 /**
  * A decoded block's rows as the key tables take them: `late`, the transfers of wallets its masters
@@ -61,38 +61,64 @@ export async function lateTransfers(store: Store, decided: Decided): Promise<Key
   return out;
 }
 
+/** A rebuilt table: its sorting key (column and ClickHouse type), which its chunks are read in, and where its rows go. */
+type RebuiltTable = {
+  table: Exclude<keyof typeof KEY_COLUMNS, "metadata_fetches">;
+  key: [column: string, type: string][];
+  final?: boolean;
+  put: (rows: Record<string, unknown>[], into: DecodedKeyRows) => void;
+};
+
+const REBUILT: RebuiltTable[] = [
+  { table: "jetton_wallets", key: [["jetton", "String"], ["owner", "String"], ["address", "String"]], put: (rows, into) => into.jettonWallets.push(...rows.map(walletRow)) },
+  { table: "nft_items", key: [["collection_address", "String"], ["nft_index", "UInt256"], ["address", "String"]], put: (rows, into) => into.nftItems.push(...rows.map(itemRow)) },
+  { table: "nft_collections", key: [["address", "String"]], put: (rows, into) => into.nftCollections.push(...rows.map(collectionRow)) },
+  { table: "account_interfaces", key: [["address", "String"]], put: (rows, into) => into.interfaces.push(...rows.map(interfacesRow)) },
+  {
+    table: "jetton_transfers",
+    key: [["jetton_master", "String"], ["jetton_wallet", "String"], ["transaction_lt", "UInt64"], ["transaction_hash", "String"]],
+    // a transfer's confirmation is a newer row of it (ReplacingMergeTree(confirmed)), as the ClickHouse path reads them
+    final: true,
+    put: (rows, into) => into.jettonTransfers.push(...rows.map(transferRow)),
+  },
+  { table: "token_metadata", key: [["address", "String"], ["type", "String"]], put: (rows, into) => into.tokens.push(...rows.map(tokenRow)) },
+];
+
 /**
  * The tables from the decoder's ClickHouse tables as the ClickHouse path reads them at its
  * checkpoint: the latest row per address at or before it, the transfers listed by then. The decoder
  * does not write meanwhile (it starts once its tables are complete).
+ *
+ * Each table is read in chunks in its sorting key's order, after the last key of the chunk before:
+ * ClickHouse reads just the next granules of its primary index (chunks in any other order, the
+ * latest row per address picked by the query, had it read and sort the whole table for each one).
+ * The versions of an address that are not yet merged come as rows of their own: the tables keep the
+ * latest (lt, mc_seqno) of each whatever order they are written in.
  */
 export async function rebuildDecodedKeys({ store, keys: tables, signal, progress }: RebuildContext): Promise<boolean> {
   const keys = DecodedKeys.of(tables);
   await tables.clear();
   const upTo = await decodedCheckpoint(store);
   let done = 0;
-  const chunks: [table: Exclude<keyof typeof KEY_COLUMNS, "metadata_fetches">, order: string, put: (rows: Record<string, unknown>[], into: DecodedKeyRows) => void][] = [
-    ["jetton_wallets", "address", (rows, into) => into.jettonWallets.push(...rows.map(walletRow))],
-    ["nft_items", "address", (rows, into) => into.nftItems.push(...rows.map(itemRow))],
-    ["nft_collections", "address", (rows, into) => into.nftCollections.push(...rows.map(collectionRow))],
-    ["account_interfaces", "address", (rows, into) => into.interfaces.push(...rows.map(interfacesRow))],
-    ["jetton_transfers", "transaction_hash", (rows, into) => into.jettonTransfers.push(...rows.map(transferRow))],
-    // by address, each type's latest (an address may be a token of two types)
-    ["token_metadata", "address", (rows, into) => into.tokens.push(...rows.map(tokenRow))],
-  ];
-  for (const [table, order, put] of chunks) {
-    let after = "";
-    let afterType = "";
+  for (const t of REBUILT) {
+    const chunk = (after?: Record<string, unknown>) => {
+      const params: Record<string, unknown> = { upTo, n: CHUNK };
+      t.key.forEach(([column], i) => (params[`k${i}`] = after?.[column]));
+      const rows = select<Record<string, unknown>>(store, chunkQuery(t, after !== undefined), params);
+      // awaited below unless the rebuild stops or a write fails first: not an unhandled rejection then
+      rows.catch(() => undefined);
+      return rows;
+    };
+    // the next chunk is read while this one is written (chDB's threads, LMDB's commit)
+    let next = chunk();
     for (;;) {
-      if (signal?.aborted) return false;
-      const rows = await select<Record<string, unknown>>(store, chunkQuery(table, order), { upTo, after, afterType, n: CHUNK });
+      const rows = await next;
       if (!rows.length) break;
+      next = chunk(rows[rows.length - 1]);
+      if (signal?.aborted) return false;
       const into = emptyKeyRows();
-      put(rows, into);
+      t.put(rows, into);
       await keys.write(into);
-      const last = rows[rows.length - 1]!;
-      after = String(last[order]);
-      afterType = String(last.type ?? "");
       done += rows.length;
       progress({ done, total: done });
     }
@@ -116,20 +142,13 @@ export async function rebuildDecodedKeys({ store, keys: tables, signal, progress
   return true;
 }
 
-/** One chunk of a table's rows that the tables keep, in `order` after a value of it. */
-function chunkQuery(table: keyof typeof KEY_COLUMNS, order: string): string {
-  if (table === "token_metadata") {
-    // one row per (address, type): pages are cut between two types of one address too
-    return `SELECT ${KEY_COLUMNS.token_metadata} FROM token_metadata WHERE mc_seqno <= {upTo:UInt32} AND (address, type) > ({after:String}, {afterType:String})
-      ORDER BY address, type, last_transaction_lt DESC, mc_seqno DESC LIMIT 1 BY address, type LIMIT {n:UInt32}`;
-  }
-  if (table === "jetton_transfers") {
-    return `SELECT ${KEY_COLUMNS.jetton_transfers} FROM jetton_transfers FINAL
-      WHERE mc_seqno <= {upTo:UInt32} AND confirmed = 1 AND NOT transaction_aborted AND ${order} > {after:String}
-      ORDER BY ${order} LIMIT {n:UInt32}`;
-  }
-  return `SELECT ${KEY_COLUMNS[table]} FROM ${table} WHERE mc_seqno <= {upTo:UInt32} AND ${order} > {after:String}
-    ORDER BY ${order}, last_transaction_lt DESC, mc_seqno DESC LIMIT 1 BY ${order} LIMIT {n:UInt32}`;
+/** One chunk of a table's rows at or before the checkpoint, in its sorting key's order (after the key k0, k1, … when `following`). */
+function chunkQuery({ table, key, final }: RebuiltTable, following: boolean): string {
+  const columns = key.map(([column]) => column).join(", ");
+  const listed = table === "jetton_transfers" ? " AND confirmed = 1 AND NOT transaction_aborted" : "";
+  const next = following ? ` AND (${columns}) > (${key.map(([, type], i) => `{k${i}:${type}}`).join(", ")})` : "";
+  return `SELECT ${KEY_COLUMNS[table]} FROM ${table}${final ? " FINAL" : ""} WHERE mc_seqno <= {upTo:UInt32}${listed}${next}
+    ORDER BY ${columns} LIMIT {n:UInt32}`;
 }
 
 const decodedCheckpoint = async (store: Store): Promise<number> => (await getCheckpoint(store, DECODER_CHECKPOINT)) ?? 0;

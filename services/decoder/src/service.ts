@@ -81,7 +81,7 @@ export const decoderService = defineService({
     let keyIndex = keys ? "preparing" : "off";
     const started = !ctx.options.decode
       ? Promise.resolve(keys?.setLive(false))
-      : (keys ? prepareDecodedKeys(store, keys, (signal) => reg.prepareKeys({ signal }), stopPrepare.signal) : Promise.resolve(true)).then(async (ready) => {
+      : (keys ? prepareDecodedKeys(store, keys, (signal) => reg.prepareKeys({ signal, onProgress: (p) => (keyIndex = `preparing: ${p.done} rows`) }), stopPrepare.signal) : Promise.resolve(true)).then(async (ready) => {
           if (!ready) return;
           if (keys) keyIndex = "complete";
           await run.start();
@@ -90,7 +90,7 @@ export const decoderService = defineService({
     let startError: string | undefined;
     started.catch((err: unknown) => {
       startError = err instanceof Error ? err.message : String(err);
-      if (keyIndex === "preparing") keyIndex = "failed";
+      if (keyIndex.startsWith("preparing")) keyIndex = "failed";
       ctx.log.error({ err }, "decoder: did not start (its key-index tables or its checkpoint could not be read); it does not decode");
     });
     if (!chain.canRun) ctx.log.info("decoder: no liteserver in this process: contracts of unknown code are not read, wallets and items wait for a verdict");
