@@ -208,12 +208,14 @@ interface Run {
  * The decoder alone on the server until /healthz says its checkpoint reached `head()` (then it is
  * stopped with SIGTERM), or killed with SIGKILL as `kill` says — or, with `confirm`, at its first
  * INSERT … SELECT (the block that confirms the early wallet's events) if that comes first.
+ * Off-chain metadata is not fetched (--metadata-fetch off): what a fetch gives depends on the network,
+ * not on the chain, so it stays out of the comparison.
  */
 function decode(keyIndexDir: string, head: () => number | undefined, chainRunning: () => boolean, kill?: Kill, confirm?: Extract<Kill, { kind: "confirm" }>): Promise<Run> {
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    [BIN, "serve", "--service", "decoder", "--clickhouse-url", clickhouse.url, "--key-index-dir", keyIndexDir, "--global-config", globalConfig, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--emulator-processes", "1", "--log-level", "debug"],
+    [BIN, "serve", "--service", "decoder", "--clickhouse-url", clickhouse.url, "--key-index-dir", keyIndexDir, "--global-config", globalConfig, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--emulator-processes", "1", "--metadata-fetch", "off", "--log-level", "debug"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   decoder = child;
