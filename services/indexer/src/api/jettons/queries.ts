@@ -1,5 +1,6 @@
 // The Jettons queries over the decoder's tables (migrations/0001_tokens.sql of services/decoder),
 // bounded by the decoder's checkpoint (`upTo`). Values travel as query parameters only.
+import type { KeyTransferRow, KeyWalletRow } from "@tongate/store";
 import { afterCursor, byOwners, eventOrder, inRanges, latestOf, limitOf, listedEvents, orderBy, type KeyKind } from "../decoded.js";
 import type { Page } from "../params.js";
 import { select, type Store, Where } from "../sql.js";
@@ -47,19 +48,8 @@ export async function mintlessUris(store: Store, jettons: readonly string[], upT
   return new Map(rows.map((r) => [r.address, r.uris]));
 }
 
-export type WalletRow = {
-  address: string;
-  balance: string;
-  owner: string;
-  jetton: string;
-  mintless_is_claimed: boolean | null;
-  mintless_amount: string | null;
-  mintless_start_from: string | null;
-  mintless_expire_at: string | null;
-  code_hash: string;
-  data_hash: string;
-  last_transaction_lt: string;
-};
+/** A wallet as a page renders it: the decoder's key-index row is the same shape (one renderer for both). */
+export type WalletRow = Omit<KeyWalletRow, "verdict" | "mc_seqno">;
 
 const WALLET_COLUMNS =
   "address, balance, owner, jetton, verdict, mintless_is_claimed, mintless_amount, mintless_start_from, mintless_expire_at, code_hash, data_hash, last_transaction_lt";
@@ -88,26 +78,9 @@ export async function wallets(store: Store, f: WalletFilters, sort: string | und
   );
 }
 
-type EventRow = {
-  transaction_hash: string;
-  transaction_lt: string;
-  transaction_now: number;
-  transaction_aborted: boolean;
-  query_id: string;
-  amount: string;
-  jetton_wallet: string;
-  jetton_master: string;
-  response_destination: string | null;
-  custom_payload: string | null;
-  trace_id: string | null;
-};
+export type TransferRow = Omit<KeyTransferRow, "confirmed">;
 
-export type TransferRow = EventRow & {
-  source: string;
-  destination: string;
-  forward_ton_amount: string;
-  forward_payload: string | null;
-};
+type EventRow = Omit<TransferRow, "source" | "destination" | "forward_ton_amount" | "forward_payload">;
 
 export type BurnRow = EventRow & { owner: string };
 

@@ -1,19 +1,13 @@
 // The NFTs queries over the decoder's tables (migrations/0001_tokens.sql of services/decoder),
 // bounded by the decoder's checkpoint (`upTo`). Values travel as query parameters only.
+import type { KeyCollectionRow, KeyItemRow } from "@tongate/store";
 import { afterCursor, byOwners, eventOrder, inRanges, latestOf, limitOf, listedEvents, orderBy, type KeyKind } from "../decoded.js";
 import type { Page } from "../params.js";
 import { select, type Store, Where } from "../sql.js";
 import type { CollectionFilters, ItemFilters, TransferFilters } from "./request.js";
 
-export type CollectionRow = {
-  address: string;
-  next_item_index: string;
-  owner_address: string | null;
-  collection_content: string;
-  code_hash: string;
-  data_hash: string;
-  last_transaction_lt: string;
-};
+/** A collection as a page renders it (the decoder's key-index row is the same shape). */
+export type CollectionRow = Omit<KeyCollectionRow, "mc_seqno">;
 
 const COLLECTION_COLUMNS = "address, next_item_index, owner_address, collection_content, code_hash, data_hash, last_transaction_lt";
 
@@ -40,21 +34,8 @@ export async function collectionsByAddress(store: Store, addresses: readonly str
   return new Map(rows.map((r) => [r.address, r]));
 }
 
-export type ItemRow = {
-  address: string;
-  init: boolean;
-  nft_index: string;
-  collection_address: string;
-  owner_address: string;
-  content: string;
-  on_sale: boolean;
-  sale_contract_address: string | null;
-  auction_contract_address: string | null;
-  real_owner: string;
-  code_hash: string;
-  data_hash: string;
-  last_transaction_lt: string;
-};
+/** An item as a page renders it (the decoder's key-index row is the same shape). */
+export type ItemRow = Omit<KeyItemRow, "verdict" | "mc_seqno">;
 
 const ITEM_COLUMNS =
   "address, init, nft_index, collection_address, owner_address, content, verdict, on_sale, sale_contract_address, auction_contract_address, real_owner, code_hash, data_hash, last_transaction_lt";
