@@ -26,7 +26,7 @@
 //   npm run bench:v3-reads   (BENCH_TX=1000000 BENCH_ACCOUNTS=10000 BENCH_SECONDS=15 BENCH_ROUNDS=3
 //                             BENCH_CONCURRENCY=1,8,32 BENCH_V2=on BENCH_SIDE=on BENCH_LOAD_NICE=19)
 // The chDB set and the loaded cluster are kept in bench/.cache (delete them to build them again).
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -35,7 +35,7 @@ import { ACCOUNTS, accountsOf, indexSetDir, openIndexSet, TX } from "./support/i
 import { closedLoop, v3Page, type LoadFigures } from "./support/load.js";
 import { dirBytes, startCluster, type PgCluster } from "./support/pg-cluster.js";
 import { loadOnce } from "./support/pg-load.js";
-import { freePort, startProcess, stopProcess } from "./support/processes.js";
+import { BenchRun, freePort } from "./support/processes.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -66,29 +66,8 @@ const fmt = (x: number, digits = 1) => x.toFixed(digits);
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
 
 // what started here is stopped however the run ends
-const children: ChildProcess[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-process.on("exit", () => children.forEach((c) => c.kill()));
-for (const sig of ["SIGINT", "SIGTERM"] as const) {
-  process.once(sig, () => {
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-async function cleanup(): Promise<void> {
-  for (const c of children.splice(0)) await stopProcess(c);
-  for (const f of cleanups.splice(0).reverse()) await f().catch((e: Error) => console.error(`cleanup: ${e.message}`));
-}
-
-async function start(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  const child = await startProcess(process.execPath, args, ready, env, 120_000);
-  children.push(child);
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  children.splice(children.indexOf(child), 1);
-  await stopProcess(child);
-}
+const run = new BenchRun();
+const { start, stop } = run;
 
 async function until(url: string, ok: (r: Response) => boolean = (r) => r.ok): Promise<void> {
   for (let i = 0; ; i++) {
@@ -240,7 +219,7 @@ function backgroundV3(base: string, accountsFile: string, seconds: number, seed:
     env: { ...process.env, LOAD_BASE: base, LOAD_ACCOUNTS: accountsFile, LOAD_CONCURRENCY: "8", LOAD_SECONDS: String(seconds), LOAD_SEED: String(seed) },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  children.push(child);
+  run.children.push(child);
   if (nice) os.setPriority(child.pid!, nice);
   let out = "";
   let onLoading: () => void = () => {};
@@ -251,7 +230,7 @@ function backgroundV3(base: string, accountsFile: string, seconds: number, seed:
   });
   const done = new Promise<LoadFigures>((resolve, reject) =>
     child.once("exit", (code) => {
-      children.splice(children.indexOf(child), 1);
+      run.children.splice(run.children.indexOf(child), 1);
       const last = out.trim().split("\n").pop() ?? "";
       if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last) as LoadFigures);
       else reject(new Error(`v3 load process exited ${code}: ${out}`));
@@ -263,7 +242,7 @@ function backgroundV3(base: string, accountsFile: string, seconds: number, seed:
 async function v2UnderV3(accounts: string[]): Promise<Acceptance | undefined> {
   console.log(`\n## v2 latency while v3 is loaded (one tongate process: lite-proxy on a localnet, and the index)\n`);
   const work = mkdtempSync(join(os.tmpdir(), "tongate-v3-reads-"));
-  cleanups.push(async () => rmSync(work, { recursive: true, force: true }));
+  run.onCleanup(async () => rmSync(work, { recursive: true, force: true }));
   const configFile = join(work, "global-config.json");
   const accountsFile = join(work, "accounts.txt");
   writeFileSync(accountsFile, accounts.join("\n"));
@@ -362,7 +341,7 @@ async function main(): Promise<void> {
     if (SIDE) {
       cluster = await startCluster(pgDir);
       const started = cluster;
-      cleanups.push(() => started.stop());
+      run.onCleanup(() => started.stop());
       await loadOnce(cluster, store, pgDir);
     }
   } finally {
@@ -388,5 +367,5 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  await cleanup();
+  await run.cleanup();
 }

@@ -26,14 +26,13 @@
 //   npm run bench:v3-token-reads   (BENCH_TRANSFERS=1000000 BENCH_OWNERS=100000 BENCH_JETTONS=100
 //                                   BENCH_SECONDS=15 BENCH_ROUNDS=3 BENCH_CONCURRENCY=1,8,32)
 // The chDB set and the loaded cluster are kept in bench/.cache (delete them to build them again).
-import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { closedLoop, seeded, type LoadFigures } from "./support/load.js";
 import { dirBytes, startCluster, type PgCluster } from "./support/pg-cluster.js";
 import { loadOnce } from "./support/pg-load.js";
 import { TOKEN_SCHEMA } from "./support/pg-token-schema.js";
-import { freePort, startProcess, stopProcess } from "./support/processes.js";
+import { BenchRun, freePort } from "./support/processes.js";
 import { JETTONS, openTokenSet, ownerAddress, OWNERS, ownersOf, tokenSetDir, TRANSFERS } from "./support/token-set.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -62,29 +61,8 @@ const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
 const load = () => os.loadavg().map((x) => fmt(x, 2)).join(" ");
 
 // what started here is stopped however the run ends
-const children: ChildProcess[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-process.on("exit", () => children.forEach((c) => c.kill()));
-for (const sig of ["SIGINT", "SIGTERM"] as const) {
-  process.once(sig, () => {
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-async function cleanup(): Promise<void> {
-  for (const c of children.splice(0)) await stopProcess(c);
-  for (const f of cleanups.splice(0).reverse()) await f().catch((e: Error) => console.error(`cleanup: ${e.message}`));
-}
-
-async function start(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  const child = await startProcess(process.execPath, args, ready, env, 120_000);
-  children.push(child);
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  children.splice(children.indexOf(child), 1);
-  await stopProcess(child);
-}
+const run = new BenchRun();
+const { start, stop } = run;
 
 function header(): void {
   const env = Object.entries(process.env)
@@ -336,7 +314,7 @@ async function main(): Promise<void> {
     owners = await ownersOf(store);
     cluster = await startCluster(pgDir);
     const started = cluster;
-    cleanups.push(() => started.stop());
+    run.onCleanup(() => started.stop());
     await loadOnce(cluster, store, pgDir, TOKEN_SCHEMA);
   } finally {
     await store.close(); // chDB binds its directory to one process: the gateway opens it next
@@ -354,5 +332,5 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  await cleanup();
+  await run.cleanup();
 }

@@ -44,3 +44,42 @@ export function stopProcess(child: ChildProcess): Promise<void> {
     child.kill("SIGTERM");
   });
 }
+
+/**
+ * The child processes and cleanups of a bench run, stopped however the run ends: at exit (killed),
+ * on SIGINT or SIGTERM (stopped, then the cleanups in reverse order), or by `cleanup()`.
+ */
+export class BenchRun {
+  readonly children: ChildProcess[] = [];
+  private readonly cleanups: (() => Promise<void>)[] = [];
+
+  constructor() {
+    process.on("exit", () => this.children.forEach((c) => c.kill()));
+    for (const sig of ["SIGINT", "SIGTERM"] as const) {
+      process.once(sig, () => {
+        void this.cleanup().finally(() => process.exit(130));
+      });
+    }
+  }
+
+  /** `node ARGS`, kept until stopped; ready when its output matches `ready`. */
+  readonly start = async (args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> => {
+    const child = await startProcess(process.execPath, args, ready, env, 120_000);
+    this.children.push(child);
+    return child;
+  };
+
+  readonly stop = async (child: ChildProcess): Promise<void> => {
+    this.children.splice(this.children.indexOf(child), 1);
+    await stopProcess(child);
+  };
+
+  onCleanup(f: () => Promise<void>): void {
+    this.cleanups.push(f);
+  }
+
+  async cleanup(): Promise<void> {
+    for (const c of this.children.splice(0)) await stopProcess(c);
+    for (const f of this.cleanups.splice(0).reverse()) await f().catch((e: Error) => console.error(`cleanup: ${e.message}`));
+  }
+}
