@@ -2,10 +2,11 @@
 // master's or a collection's confirmation): the chain's config and the public libraries, from the
 // liteserver pool the host supplies. Without one the decoder reads known contracts only.
 import type { Cell } from "@ton/core";
-import { EmulatorPool, emptyLibraries, librariesCell, type Libraries } from "@tongate/emulator";
+import { EmulatorPool, emptyLibraries, librariesCell, libraryRefs, type Libraries } from "@tongate/emulator";
 import type { GetMethodContext } from "@tongate/get-methods";
 import { blockConfig, fetchLibraries, type LiteserverPool } from "@tongate/liteclient";
 import { LruMap } from "@tongate/runtime";
+import { unavailable, type TransientPolicy } from "./transient.js";
 
 /** The config is read again after this long (it changes at key blocks, rarely). */
 const CONFIG_TTL_MS = 10 * 60_000;
@@ -32,6 +33,15 @@ export class ChainContext {
     const config = await this.currentConfig();
     const libs = await this.librariesFor(libraryHashes);
     return { pool: this.pool, config, libraries: librariesCell(libs), now, signal };
+  }
+
+  /**
+   * A context to run `code`'s get-methods on `data`, with the libraries they refer to; undefined
+   * when none can run, or when the liteserver failed and the policy records it (a TransientFailure
+   * under "retry").
+   */
+  contextFor(now: number, code: Cell, data: Cell, policy: TransientPolicy): Promise<GetMethodContext | undefined> {
+    return this.getMethods(now, libraryRefs([code, data])).catch((e: unknown) => unavailable(e, policy));
   }
 
   /** A library cell this process has fetched before, by hash (getMethodIds' resolver). */

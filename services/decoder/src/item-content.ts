@@ -5,13 +5,12 @@
 // emulator. An item without a collection, or whose collection cannot say, keeps its own content.
 import { Address, Cell } from "@ton/core";
 import { detectContract, nftContentByCode } from "@tongate/contracts";
-import { libraryRefs } from "@tongate/emulator";
 import { getNftContent } from "@tongate/get-methods";
 import { LruMap } from "@tongate/runtime";
 import type { Store } from "@tongate/store";
 import type { ChainContext } from "./chain-context.js";
 import { stateAtBlock, type AccountStateAfter } from "./inputs.js";
-import { throwIfTransient, unavailable, type TransientPolicy } from "./transient.js";
+import { throwIfTransient, type TransientPolicy } from "./transient.js";
 
 /** Collections' states kept, by block: a block's many items of one collection read it once. */
 const STATES_KEPT = 256;
@@ -45,7 +44,7 @@ export class ItemContents {
       const byCode = nftContentByCode(known, data, individual);
       if (byCode !== undefined) return byCode ?? individual;
     }
-    const ctx = this.chain.canRun ? await this.chain.getMethods(item.now, libraryRefs([state.code, data])).catch((e: unknown) => unavailable(e, policy)) : undefined;
+    const ctx = await this.chain.contextFor(item.now, state.code, data, policy);
     if (!ctx) return individual;
     const r = await getNftContent(ctx, { address: collection, code: state.code, data, balance: state.balance }, item.index, individual);
     if (r.ok) return r.value;

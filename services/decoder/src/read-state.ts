@@ -22,7 +22,7 @@ import { callGetMethod, getCollectionData, getJettonData, getNftData, getWalletD
 import { LruMap } from "@tongate/runtime";
 import type { ChainContext } from "./chain-context.js";
 import type { AccountStateAfter } from "./inputs.js";
-import { throwIfTransient, TransientFailure, unavailable, type TransientPolicy } from "./transient.js";
+import { throwIfTransient, TransientFailure, type TransientPolicy } from "./transient.js";
 
 /** Codes whose interfaces are kept: a code hash has the same interfaces wherever it runs. */
 const CODES_KEPT = 4096;
@@ -91,9 +91,8 @@ export class StateReader {
     return { interfaces, ...(known && { known }), ...(await this.runGetMethods(s, interfaces, data, policy)) };
   }
 
-  private async context(s: AccountStateAfter, data: Cell, policy: TransientPolicy): Promise<GetMethodContext | undefined> {
-    if (!this.chain.canRun) return undefined;
-    return this.chain.getMethods(s.lastNow, libraryRefs([s.code, data])).catch((e: unknown) => unavailable(e, policy));
+  private context(s: AccountStateAfter, data: Cell, policy: TransientPolicy): Promise<GetMethodContext | undefined> {
+    return this.chain.contextFor(s.lastNow, s.code!, data, policy);
   }
 
   /** A known contract's state from its get-methods, in the precompiled reader's shape. */

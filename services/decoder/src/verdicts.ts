@@ -4,14 +4,13 @@
 // real wallet's) is denied; one whose master or collection is not known yet stays pending until it
 // is (the decoder asks again then, without rescanning history).
 import { Address, Cell } from "@ton/core";
-import { libraryRefs } from "@tongate/emulator";
 import { confirmJettonWallet, confirmNftItem, type AccountState } from "@tongate/get-methods";
 import type { Store } from "@tongate/store";
 import { LruMap } from "@tongate/runtime";
 import type { ChainContext } from "./chain-context.js";
 import { stateAtBlock, type AccountStateAfter } from "./inputs.js";
 import type { Verdict } from "./rows.js";
-import { throwIfTransient, unavailable, type TransientPolicy } from "./transient.js";
+import { throwIfTransient, type TransientPolicy } from "./transient.js";
 
 /** Verdicts kept: a confirmed or denied address stays so (the same parent code answers the same). */
 const VERDICTS_KEPT = 100_000;
@@ -55,7 +54,7 @@ export class Verdicts {
     // not deployed (yet) as far as the index knows: asked again when it is
     if (!state?.code || state.status !== "active") return "pending";
     const data = state.data ?? Cell.EMPTY;
-    const ctx = this.chain.canRun ? await this.chain.getMethods(now, libraryRefs([state.code, data])).catch((e: unknown) => unavailable(e, policy)) : undefined;
+    const ctx = await this.chain.contextFor(now, state.code, data, policy);
     if (!ctx) return "pending";
     const answer = await ask(ctx, { address: parent, code: state.code, data, balance: state.balance });
     if (answer.verdict === "unknown") {
