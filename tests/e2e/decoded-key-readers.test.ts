@@ -13,7 +13,7 @@ import { rebuildDecodedKeys } from "@tongate/decoder";
 import { provide } from "@tongate/runtime";
 import { DECODED_KEYS, DecodedKeys, DECODER_OWNER, openKeyIndexEnv, openStore, prepareKeyTables, select, storeKey, type Store } from "@tongate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
+import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { runTokenScenarios, type TokenScenarios } from "../support/token-scenarios.js";
 
@@ -33,12 +33,7 @@ beforeAll(async () => {
   store = await openStore({ keyIndex: true });
   t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on" }, {}, [provide(storeKey, () => store)]);
   decoded = DecodedKeys.of(store.keyIndex!.tables(DECODER_OWNER, DECODED_KEYS));
-  for (let i = 0; ; i++) {
-    const d = (await health()).decoder;
-    if (d && d.decodedSeqno >= s.mcSeqno && !d.lastError && d.keyIndex === "complete") break;
-    if (i > 600) throw new Error(`the decoder did not reach block ${s.mcSeqno}: ${JSON.stringify(d)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await decodedTo(t.url, s.mcSeqno, { keyIndex: true });
 }, 300_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
 import type { Address, Cell } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
+import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { runTokenScenarios, type JettonKind, type TokenScenarios } from "../support/token-scenarios.js";
 import { v3ResponseErrors } from "../support/v3-schema.js";
@@ -32,12 +32,7 @@ beforeAll(async () => {
   net = await startTestLocalnet({ seed: "decoder-scenarios", wallets: 3 });
   s = await runTokenScenarios(net);
   t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on" });
-  for (let i = 0; ; i++) {
-    const d = (await getJson(`${t.url}/healthz`)).body.detail?.decoder;
-    if (d && d.decodedSeqno >= s.mcSeqno && !d.lastError) break;
-    if (i > 600) throw new Error(`the decoder did not reach block ${s.mcSeqno}: ${JSON.stringify(d)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await decodedTo(t.url, s.mcSeqno);
 }, 300_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { storeJettonTransfer, storeTextComment } from "@tongate/contracts";
 import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractCode, deployItemBody, jettonMinterData, jettonWalletData, mintBody, nftCollectionData, nftItemData, nftTransferBody, onchainContent, snake, type ContractName } from "../support/contracts/index.js";
-import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
+import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { LocalnetSender, runGetMethod } from "../support/localnet-deploy.js";
 import { startTestLocalnet } from "../support/localnet.js";
 
@@ -29,14 +29,7 @@ const v3 = async (path: string) => {
 
 /** The decoder has decoded every block the indexer has stored up to the chain's head. */
 async function decodedToHead(): Promise<void> {
-  const head = net.chain.lastMasterchain!.id.seqno;
-  for (let i = 0; i < 300; i++) {
-    const h = await getJson(`${t.url}/healthz`);
-    const d = h.body.detail?.decoder;
-    if (d && d.decodedSeqno >= head && !d.lastError) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the decoder did not reach block ${head}: ${JSON.stringify((await getJson(`${t.url}/healthz`)).body.detail?.decoder)}`);
+  await decodedTo(t.url, net.chain.lastMasterchain!.id.seqno, { timeoutMs: 60_000 });
 }
 
 const deployed = (name: ContractName, data: Cell, value = toNano("0.2")) => admin.deploy({ code: code[name], data } satisfies StateInit, value);

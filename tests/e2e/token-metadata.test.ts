@@ -13,7 +13,7 @@ import type { Address } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onchainContent } from "../support/contracts/index.js";
-import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
+import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { actorsOf } from "../support/scenarios/chain.js";
 import { jettonScenario, type JettonScenario } from "../support/scenarios/jettons.js";
@@ -83,12 +83,7 @@ beforeAll(async () => {
   nft = await getgemsScenario(net, actors, { commonContent: `${base}/items/` });
   mcSeqno = net.chain.lastMasterchain!.id.seqno;
   t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on", "metadata-fetch": "on", "metadata-allow-private": true, "metadata-timeout-ms": "1500" });
-  for (let i = 0; ; i++) {
-    const d = (await getJson(`${t.url}/healthz`)).body.detail?.decoder;
-    if (d && d.decodedSeqno >= mcSeqno && !d.lastError) break;
-    if (i > 600) throw new Error(`the decoder did not reach block ${mcSeqno}: ${JSON.stringify(d)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await decodedTo(t.url, mcSeqno);
   // every token's content fetched (or failed): the hanging one after its timeout
   const tokens = [...Object.values(j).map((x) => raw(x.master.address)), ...nft.items.map((i) => raw(i.address))];
   for (let i = 0; ; i++) {

@@ -3,7 +3,7 @@
 // the parameter at fault; and nothing stored changes (the index reads the same before and after).
 import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
+import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { brokenCases, fuzzCases, runFuzz } from "../support/fuzz.js";
 import { startTestLocalnet } from "../support/localnet.js";
 
@@ -17,6 +17,8 @@ beforeAll(async () => {
     if (i > 300) throw new Error("not indexed");
     await new Promise((r) => setTimeout(r, 100));
   }
+  // the decoder's interfaces appear in the address books: the snapshot is taken once it is done
+  await decodedTo(t.url, net.chain.lastMasterchain!.id.seqno);
 }, 120_000);
 afterAll(async () => {
   await t?.close();

@@ -54,3 +54,26 @@ export async function postJson(url: string, body: unknown): Promise<{ status: nu
   const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
+
+/** The decoder's part of /healthz's detail. */
+export interface DecoderHealth {
+  decodedSeqno: number;
+  indexedSeqno: number;
+  lastError?: string;
+  keyIndex?: string;
+}
+
+/**
+ * Waits until the decoder has decoded masterchain block `seqno` without an error (and, when
+ * `keyIndex` is asked for, its key index is complete): until then, answers that carry decoded data
+ * (interfaces in address books, jettons, NFTs) are still changing.
+ */
+export async function decodedTo(url: string, seqno: number, opts: { keyIndex?: boolean; timeoutMs?: number } = {}): Promise<DecoderHealth> {
+  const until = Date.now() + (opts.timeoutMs ?? 120_000);
+  for (;;) {
+    const d: DecoderHealth | undefined = (await getJson(`${url}/healthz`)).body.detail?.decoder;
+    if (d && d.decodedSeqno >= seqno && !d.lastError && (!opts.keyIndex || d.keyIndex === "complete")) return d;
+    if (Date.now() > until) throw new Error(`the decoder did not reach block ${seqno}: ${JSON.stringify(d)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -3,7 +3,7 @@
 // that need it skip. An outage is `halt()` then `resume()`: the same port, the same store directory
 // or a fresh one. A server that hangs (its sockets open, nothing answered) is `freeze()`, `thaw()`.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -20,9 +20,21 @@ export interface NatsServer {
   /** Starts it again on the same port; `fresh`: with a new, empty store directory. */
   resume(o?: { fresh?: boolean }): Promise<void>;
   /** Suspends the server's process (SIGSTOP): connections stay open and nothing is answered. */
-  freeze(): void;
+  freeze(): Promise<void>;
   /** Lets a frozen server go on (SIGCONT). */
   thaw(): void;
+}
+
+/** Every thread of the process is stopped (state T in /proc/<pid>/task/<tid>/stat), on Linux; elsewhere assumed. */
+function stopped(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).every((tid) => {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      return stat[stat.lastIndexOf(")") + 2] === "T";
+    });
+  } catch {
+    return true;
+  }
 }
 
 function launch(dir: string, port: number): Promise<{ child: ChildProcess; url: string }> {
@@ -66,8 +78,11 @@ export async function startNatsServer(): Promise<NatsServer> {
     async halt(o = {}) {
       await halt(child, o.kill ? "SIGKILL" : "SIGTERM");
     },
-    freeze() {
+    async freeze() {
       child.kill("SIGSTOP");
+      // SIGSTOP is delivered asynchronously: until every thread of the server has stopped, it may
+      // still answer a request sent after kill() returned
+      for (let i = 0; i < 200 && !stopped(child.pid!); i++) await new Promise((r) => setTimeout(r, 5));
     },
     thaw() {
       child.kill("SIGCONT");

@@ -160,7 +160,7 @@ describe.skipIf(!hasNats)("NATS down or hanging (issue 16)", () => {
     expect((await local.rl.check({ client: c })).decision!.outcome).toBe(O.ALLOWED);
     // (a loaded machine may have made that first update miss its deadline: the link checks again)
     await until("both connected", () => health(local).state === "up" && health(deny).state === "up");
-    own!.freeze();
+    await own!.freeze();
     try {
       const timed = async <T>(p: Promise<T>): Promise<[T | Error, number]> => {
         const t0 = performance.now();
