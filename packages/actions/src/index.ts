@@ -1,0 +1,4 @@
+export * from "./action.js";
+export * from "./classify.js";
+export * from "./interfaces.js";
+export * from "./trace.js";
