@@ -25,6 +25,8 @@ export interface NftItemFacts {
   ownerAddress: string | null;
   /** whatever metadata is known (name, description, image, uri, domain, ...) */
   content: Record<string, string> | null;
+  /** the item's code hash (base64), when known: tells .ton domains apart */
+  codeHash?: string | null;
 }
 
 export interface NftSaleFacts {
