@@ -102,7 +102,7 @@ export function readTeleitemStartAuction(msg: { body: string }): TeleitemStartAu
     const beneficiary = loadAnyAddress(config);
     const initialMinBid = config.loadCoins();
     const maxBid = config.loadCoins();
-    config.loadUint(8 + 32 + 32); // min_bid_step, min_extend_time, duration
+    config.skip(8 + 32 + 32); // min_bid_step, min_extend_time, duration: toncenter reads them, the action does not need them
     return { queryId, beneficiary, initialMinBid, maxBid };
   } catch {
     return { queryId, beneficiary: null, initialMinBid: 0n, maxBid: 0n };
