@@ -13,7 +13,7 @@ import {
   storeTeleitemAuctionConfig,
 } from "@tongate/contracts";
 import { describe, expect, it } from "vitest";
-import { marketplaceName } from "../../src/matchers/nft/index.js";
+import { marketplaceName, payloadComment } from "../../src/matchers/nft/index.js";
 import { addr, comment, TraceBuilder } from "./trace-builder.js";
 
 const A = (s: string) => Address.parse(s);
@@ -121,6 +121,16 @@ describe("nft actions", () => {
     expect(marketplaceName(GETGEMS, COLLECTION)).toBe("getgems");
     expect(marketplaceName(addr(99), null)).toBeNull();
     expect(marketplaceName(null, "0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2")).toBe("fragment");
+  });
+
+  it("the comment API v3 shows is read from the stored forward payload", () => {
+    expect(payloadComment(payloadBoc(comment("gm")))).toEqual({ comment: "gm", isEncrypted: false });
+    const cipher = Buffer.alloc(40, 7);
+    expect(payloadComment(payloadBoc(beginCell().storeUint(0x2167da4b, 32).storeBuffer(cipher).endCell()))).toEqual({ comment: cipher.toString("base64"), isEncrypted: true });
+    // the empty payload toncenter stores for "no payload" in the body, and a payload that is no comment
+    expect(payloadComment("te6cckEBAQEAAgAAAEysuc0=")).toEqual({ comment: null, isEncrypted: false });
+    expect(payloadComment(payloadBoc(beginCell().storeUint(0x12345678, 32).endCell()))).toEqual({ comment: null, isEncrypted: false });
+    expect(payloadComment(null)).toEqual({ comment: null, isEncrypted: null });
   });
 });
 

@@ -14,3 +14,4 @@ export const matchers: MatcherSet = {
 };
 
 export { MARKETPLACE_NAMES, marketplaceName } from "./marketplaces.js";
+export { payloadComment, type PayloadComment } from "./payload-comment.js";
