@@ -232,6 +232,27 @@ describe("getgems sales and auctions", () => {
     expect(outbid).toMatchObject({ source: AUCTION, destination: PREVIOUS, source_secondary: BUYER, amount: 1_000_000_000n, asset_secondary: ITEM });
   });
 
+  it("nft_finish_auction: a 'finish' comment ends the auction with a purchase and the seller's payout", () => {
+    const WINNER = addr(43);
+    const t = auctionFacts(new TraceBuilder());
+    const wallet = t.external(OWNER);
+    const auctionTx = t.send(wallet, AUCTION, { body: comment("finish") });
+    const itemTx = t.send(auctionTx, ITEM, { body: transferBody(WINNER, OWNER, null) });
+    const payout = t.send(auctionTx, OWNER, { value: 900_000_000n });
+    t.send(itemTx, WINNER, { body: assignedBody(AUCTION, beginCell().endCell()) });
+    const { trace, lookup } = t.build();
+    const actions = classifyTrace(trace, lookup).actions;
+    expect(only(actions, "nft_finish_auction")).toMatchObject({ source: WINNER, destination: AUCTION, asset_secondary: ITEM });
+    const purchase = only(actions, "nft_purchase");
+    expect(purchase).toMatchObject({ source: AUCTION, destination: WINNER, asset_secondary: ITEM });
+    expect(purchase.nft_transfer_data).toMatchObject({ price: 1_000_000_000n, real_prev_owner: OWNER, payout_amount: 900_000_000n, marketplace: "getgems", marketplace_address: GETGEMS });
+    expect(purchase.tx_hashes).toContain(payout.hash);
+    // the transfer inside the purchase is published with it, as toncenter does
+    const inner = only(actions, "nft_transfer");
+    expect(inner.parent_action_id).toBe(purchase.action_id);
+    expect(inner.ancestor_type).toEqual(["nft_purchase"]);
+  });
+
   it("nft_cancel_auction: a 'cancel' comment to the auction, the item comes back", () => {
     const t = auctionFacts(new TraceBuilder());
     const wallet = t.external(OWNER);
