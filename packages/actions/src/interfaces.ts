@@ -94,3 +94,15 @@ export class MapInterfaceLookup implements InterfaceLookup {
     return this.map.get(address);
   }
 }
+
+/**
+ * Addresses outside the trace whose facts a matcher may read because of what `f` says (an auction's
+ * item: a bid shows the item's collection and index). The caller gathers them in a second round
+ * after the facts of addressesToLookUp.
+ */
+export function relatedAddresses(f: ContractFacts): string[] {
+  const out: string[] = [];
+  if (f.nftAuction) out.push(f.nftAuction.nftAddress);
+  if (f.nftSale) out.push(f.nftSale.nftAddress);
+  return out;
+}

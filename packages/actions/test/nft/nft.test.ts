@@ -3,7 +3,7 @@
 // for each — its type, who, which item, and the terms of a listing.
 import { readFileSync } from "node:fs";
 import { Address, beginCell, Cell, storeStateInit, type Builder } from "@ton/core";
-import { classifyTrace, type ActionRow, type ContractFacts } from "@tongate/actions";
+import { classifyTrace, relatedAddresses, type ActionRow, type ContractFacts } from "@tongate/actions";
 import {
   storeGetgemsAuctionV4Storage,
   storeGetgemsSaleV3R3Storage,
@@ -251,6 +251,11 @@ describe("getgems sales and auctions", () => {
     const inner = only(actions, "nft_transfer");
     expect(inner.parent_action_id).toBe(purchase.action_id);
     expect(inner.ancestor_type).toEqual(["nft_purchase"]);
+  });
+
+  it("an auction's item is a related address: its facts are gathered in a second round", () => {
+    expect(relatedAddresses({ nftAuction: { address: AUCTION, marketplaceAddress: GETGEMS, nftAddress: ITEM, nftOwnerAddress: OWNER, lastBid: 0n } })).toEqual([ITEM]);
+    expect(relatedAddresses({})).toEqual([]);
   });
 
   it("nft_cancel_auction: a 'cancel' comment to the auction, the item comes back", () => {
