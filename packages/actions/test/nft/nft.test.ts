@@ -13,7 +13,6 @@ import {
   storeTeleitemAuctionConfig,
 } from "@tongate/contracts";
 import { describe, expect, it } from "vitest";
-import { marketplaceName, payloadComment } from "../../src/matchers/nft/index.js";
 import { addr, comment, TraceBuilder } from "./trace-builder.js";
 
 const A = (s: string) => Address.parse(s);
@@ -115,22 +114,6 @@ describe("nft actions", () => {
     expect(a).toMatchObject({ destination: BUYER, asset_secondary: TELEITEM });
     expect(a.nft_transfer_data).toMatchObject({ is_purchase: true, price: 5_000_000_000n, marketplace: "fragment", royalty_amount: 250_000_000n, payout_amount: 4_750_000_000n });
     expect(a.nft_listing_data).toEqual({ marketplace_fee_address: FEE, royalty_address: ROYALTY });
-  });
-
-  it("the marketplace name of a purchase comes from the marketplace address, else from the collection", () => {
-    expect(marketplaceName(GETGEMS, COLLECTION)).toBe("getgems");
-    expect(marketplaceName(addr(99), null)).toBeNull();
-    expect(marketplaceName(null, "0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2")).toBe("fragment");
-  });
-
-  it("the comment API v3 shows is read from the stored forward payload", () => {
-    expect(payloadComment(payloadBoc(comment("gm")))).toEqual({ comment: "gm", isEncrypted: false });
-    const cipher = Buffer.alloc(40, 7);
-    expect(payloadComment(payloadBoc(beginCell().storeUint(0x2167da4b, 32).storeBuffer(cipher).endCell()))).toEqual({ comment: cipher.toString("base64"), isEncrypted: true });
-    // the empty payload toncenter stores for "no payload" in the body, and a payload that is no comment
-    expect(payloadComment("te6cckEBAQEAAgAAAEysuc0=")).toEqual({ comment: null, isEncrypted: false });
-    expect(payloadComment(payloadBoc(beginCell().storeUint(0x12345678, 32).endCell()))).toEqual({ comment: null, isEncrypted: false });
-    expect(payloadComment(null)).toEqual({ comment: null, isEncrypted: null });
   });
 });
 

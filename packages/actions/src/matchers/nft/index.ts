@@ -12,6 +12,3 @@ export const matchers: MatcherSet = {
   GetgemsNftPurchaseBlockMatcher: new GetgemsNftPurchaseMatcher(),
   NftDiscoveryBlockMatcher: new NftDiscoveryMatcher(),
 };
-
-export { MARKETPLACE_NAMES, marketplaceName } from "./marketplaces.js";
-export { payloadComment, type PayloadComment } from "./payload-comment.js";
