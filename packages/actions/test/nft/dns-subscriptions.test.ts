@@ -3,10 +3,10 @@
 // unsubscribe — the types toncenter's fixture traces do not cover.
 import { createHash } from "node:crypto";
 import { Address, beginCell, type Builder, type Cell } from "@ton/core";
-import { classifyTrace, type ActionRow, type ContractFacts } from "@tongate/actions";
+import type { ActionRow, ContractFacts } from "@tongate/actions";
 import { storeChangeDnsRecord, storeDnsRecord, storePaymentRequest, type DnsRecord } from "@tongate/contracts";
 import { describe, expect, it } from "vitest";
-import { addr, TraceBuilder } from "./trace-builder.js";
+import { addr, classifyBuilt, TraceBuilder } from "./trace-builder.js";
 
 const cellOf = (f: (b: Builder) => void): Cell => beginCell().store(f).endCell();
 const DNS_COLLECTION = "0:B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF";
@@ -27,8 +27,7 @@ function changeRecord(k: Buffer, value: Cell | null): ActionRow[] {
   const t = new TraceBuilder().know(DOMAIN, domainFacts);
   const wallet = t.external(OWNER);
   t.send(wallet, DOMAIN, { body: cellOf(storeChangeDnsRecord({ queryId: 1n, key: k, value })) });
-  const { trace, lookup } = t.build();
-  return classifyTrace(trace, lookup).actions;
+  return classifyBuilt(t);
 }
 
 const record = (r: DnsRecord) => cellOf(storeDnsRecord(r));
@@ -67,8 +66,7 @@ describe("dns actions", () => {
     const t = new TraceBuilder().know(DOMAIN, domainFacts);
     const wallet = t.external(OWNER);
     t.send(wallet, DOMAIN, { value: 1_000_000_000n, body: beginCell().storeUint(0x4ed14b65, 32).storeUint(77, 64).endCell() });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "dns_release");
+    const a = only(classifyBuilt(t), "dns_release");
     expect(a).toMatchObject({ source: OWNER, destination: DOMAIN, asset: DNS_COLLECTION, value: 1_000_000_000n });
     expect(a.nft_transfer_data).toEqual({ query_id: 77n, nft_item_index: 123n });
   });
@@ -78,8 +76,7 @@ describe("dns actions", () => {
     const wallet = t.external(BIDDER);
     const domainTx = t.send(wallet, DOMAIN, { body: beginCell().storeUint(0x12345678, 32).storeUint(0, 64).endCell() });
     t.send(domainTx, DNS_COLLECTION, { value: 20_000_000_000n, body: beginCell().storeUint(0x370fec51, 32).storeUint(5, 64).endCell() });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "dns_purchase");
+    const a = only(classifyBuilt(t), "dns_purchase");
     expect(a).toMatchObject({ destination: BIDDER, asset: DNS_COLLECTION, asset_secondary: DOMAIN, source: null });
     expect(a.nft_transfer_data).toMatchObject({ price: 20_000_000_000n, query_id: 5n, nft_item_index: 123n, is_purchase: true });
   });
@@ -90,8 +87,7 @@ describe("dns actions", () => {
     const wallet = t.external(BIDDER);
     const domainTx = t.send(wallet, DOMAIN, { value: 30_000_000_000n });
     t.send(domainTx, PREVIOUS, { value: 20_000_000_000n, body: beginCell().storeUint(0x557cea20, 32).storeUint(0, 64).endCell() });
-    const { trace, lookup } = t.build();
-    const actions = classifyTrace(trace, lookup).actions;
+    const actions = classifyBuilt(t);
     expect(only(actions, "auction_bid")).toMatchObject({ source: BIDDER, destination: DOMAIN, value: 30_000_000_000n, asset_secondary: DOMAIN, asset: DNS_COLLECTION });
     expect(only(actions, "auction_outbid")).toMatchObject({ source: DOMAIN, destination: PREVIOUS, source_secondary: BIDDER, amount: 20_000_000_000n });
   });
@@ -99,8 +95,7 @@ describe("dns actions", () => {
   it("TON sent to a domain that outbids nobody is a plain transfer", () => {
     const t = new TraceBuilder().know(DOMAIN, domainFacts);
     t.send(t.external(OWNER), DOMAIN, { value: 1_000_000_000n });
-    const { trace, lookup } = t.build();
-    expect(classifyTrace(trace, lookup).actions.map((a) => a.type)).toEqual(["ton_transfer"]);
+    expect(classifyBuilt(t).map((a) => a.type)).toEqual(["ton_transfer"]);
   });
 });
 
@@ -115,8 +110,7 @@ describe("subscription actions", () => {
     const walletTx = t.send(plugin, WALLET, { value: 0n, body: cellOf(storePaymentRequest({ queryId: 1n, amount: { coins: 1_500_000_000n } })) });
     const pluginTx = t.send(walletTx, PLUGIN, { value: 1_500_000_000n, body: beginCell().storeUint(0xf06c7567, 32).storeUint(1, 64).endCell() });
     t.send(pluginTx, BENEFICIARY, { value: 1_490_000_000n, body: beginCell().storeUint(0x73756273, 32).storeUint(1, 64).endCell() });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "subscribe");
+    const a = only(classifyBuilt(t), "subscribe");
     expect(a).toMatchObject({ source: WALLET, destination: BENEFICIARY, destination_secondary: PLUGIN, amount: 1_500_000_000n, success: true });
     expect(new Set(a.accounts)).toEqual(new Set([PLUGIN, WALLET, BENEFICIARY]));
   });
@@ -125,8 +119,7 @@ describe("subscription actions", () => {
     const t = new TraceBuilder();
     const wallet = t.external(WALLET);
     t.send(wallet, PLUGIN, { body: beginCell().storeUint(0x64737472, 32).storeUint(2, 64).endCell() });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "unsubscribe");
+    const a = only(classifyBuilt(t), "unsubscribe");
     expect(a).toMatchObject({ source: WALLET, destination: null, destination_secondary: PLUGIN });
   });
 });

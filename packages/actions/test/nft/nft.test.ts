@@ -3,7 +3,7 @@
 // for each — its type, who, which item, and the terms of a listing.
 import { readFileSync } from "node:fs";
 import { Address, beginCell, Cell, storeStateInit, type Builder } from "@ton/core";
-import { classifyTrace, relatedAddresses, type ActionRow, type ContractFacts } from "@tongate/actions";
+import { relatedAddresses, renderAction, type ActionRow, type ContractFacts } from "@tongate/actions";
 import {
   storeGetgemsAuctionV4Storage,
   storeGetgemsSaleV3R3Storage,
@@ -13,7 +13,7 @@ import {
   storeTeleitemAuctionConfig,
 } from "@tongate/contracts";
 import { describe, expect, it } from "vitest";
-import { addr, comment, TraceBuilder } from "./trace-builder.js";
+import { addr, classifyBuilt, comment, TraceBuilder } from "./trace-builder.js";
 
 const A = (s: string) => Address.parse(s);
 const cellOf = (f: (b: Builder) => void): Cell => beginCell().store(f).endCell();
@@ -60,21 +60,19 @@ describe("nft actions", () => {
     const t = new TraceBuilder().know(ITEM, item(ITEM, 17n));
     const payload = comment("for you");
     const { assigned } = transferFlow(t, OWNER, BUYER, payload);
-    const { trace, lookup } = t.build();
-    const r = classifyTrace(trace, lookup);
-    expect(r.state).toBe("ok");
-    const a = only(r.actions, "nft_transfer");
+    const a = only(classifyBuilt(t), "nft_transfer");
     expect(a).toMatchObject({ source: OWNER, destination: BUYER, asset: COLLECTION, asset_secondary: ITEM, success: true });
     expect(a.nft_transfer_data).toMatchObject({ query_id: 5n, is_purchase: false, price: null, nft_item_index: 17n, forward_amount: 10_000_000n, forward_payload: payloadBoc(payload), response_destination: OWNER, marketplace: null });
     expect(a.tx_hashes).toContain(assigned.hash);
     expect(new Set(a.accounts)).toEqual(new Set([OWNER, ITEM, BUYER]));
+    // API v3 shows the comment of the forward payload
+    expect(renderAction(a).details).toMatchObject({ old_owner: OWNER, new_owner: BUYER, nft_item: ITEM, nft_item_index: "17", comment: "for you", is_encrypted_comment: false });
   });
 
   it("a transfer of an item the facts do not know is no nft_transfer", () => {
     const t = new TraceBuilder();
     transferFlow(t, OWNER, BUYER, null);
-    const { trace, lookup } = t.build();
-    expect(classifyTrace(trace, lookup).actions.map((a) => a.type)).not.toContain("nft_transfer");
+    expect(classifyBuilt(t).map((a) => a.type)).not.toContain("nft_transfer");
   });
 
   it("nft_mint: a collection deploys an item", () => {
@@ -83,8 +81,7 @@ describe("nft actions", () => {
     const wallet = t.external(OWNER);
     const collection = t.send(wallet, COLLECTION, { body: beginCell().storeUint(1, 32).storeUint(0, 64).endCell() });
     t.send(collection, ITEM2, { body: beginCell().storeUint(0, 64).endCell(), init: stateInit(beginCell().storeUint(1, 8).endCell(), beginCell().endCell()) });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "nft_mint");
+    const a = only(classifyBuilt(t), "nft_mint");
     expect(a).toMatchObject({ source: COLLECTION, destination: ITEM2, asset: COLLECTION, asset_secondary: ITEM2 });
     expect(a.nft_mint_data).toEqual({ nft_item_index: 42n });
   });
@@ -94,8 +91,7 @@ describe("nft actions", () => {
     const wallet = t.external(OWNER);
     const itemTx = t.send(wallet, ITEM, { body: beginCell().storeUint(0x2fcb26a2, 32).storeUint(9, 64).endCell() });
     t.send(itemTx, OWNER, { body: cellOf(storeReportStaticData({ queryId: 9n, index: 3n, collection: A(COLLECTION) })) });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "nft_discovery");
+    const a = only(classifyBuilt(t), "nft_discovery");
     expect(a).toMatchObject({ source: OWNER, asset: COLLECTION, asset_secondary: ITEM });
     expect(a.nft_transfer_data).toEqual({ nft_item_index: 3n });
   });
@@ -109,8 +105,7 @@ describe("nft actions", () => {
     t.send(itemTx, BUYER, { body: assignedBody(null, bidInfo, 0n) });
     t.send(itemTx, ROYALTY, { value: 250_000_000n, body: beginCell().storeUint(0x370fec51, 32).storeUint(0, 64).endCell() });
     t.send(itemTx, FEE, { value: 4_750_000_000n, body: beginCell().storeUint(0x370fec51, 32).storeUint(0, 64).endCell() });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "nft_transfer");
+    const a = only(classifyBuilt(t), "nft_transfer");
     expect(a).toMatchObject({ destination: BUYER, asset_secondary: TELEITEM });
     expect(a.nft_transfer_data).toMatchObject({ is_purchase: true, price: 5_000_000_000n, marketplace: "fragment", royalty_amount: 250_000_000n, payout_amount: 4_750_000_000n });
     expect(a.nft_listing_data).toEqual({ marketplace_fee_address: FEE, royalty_address: ROYALTY });
@@ -133,8 +128,7 @@ describe("getgems sales and auctions", () => {
       .know(ITEM, item(ITEM, 1n))
       .know(SALE, { nftSale: { address: SALE, marketplaceAddress: GETGEMS, nftAddress: ITEM, nftOwnerAddress: OWNER, fullPrice: 2_000_000_000n, isComplete: false } });
     listing(t, SALE, stateInit(code("nft_sale_getgems_v3r3"), data));
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "nft_put_on_sale");
+    const a = only(classifyBuilt(t), "nft_put_on_sale");
     expect(a).toMatchObject({ source: OWNER, source_secondary: MARKETPLACE, destination: SALE, asset: COLLECTION, asset_secondary: ITEM });
     expect(a.nft_transfer_data).toEqual({ marketplace_address: GETGEMS });
     expect(a.nft_listing_data).toMatchObject({ nft_item_index: 1n, full_price: 2_000_000_000n, marketplace_fee: 50_000_000n, royalty_amount: 100_000_000n, marketplace_fee_address: FEE, royalty_address: ROYALTY, marketplace: "getgems", min_bid: null });
@@ -161,8 +155,7 @@ describe("getgems sales and auctions", () => {
       .know(ITEM, item(ITEM, 1n))
       .know(AUCTION, { nftAuction: { address: AUCTION, marketplaceAddress: GETGEMS, nftAddress: ITEM, nftOwnerAddress: OWNER, lastBid: 0n } });
     listing(t, AUCTION, stateInit(code("nft_auction_getgems_v4r1"), data));
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "nft_put_on_auction");
+    const a = only(classifyBuilt(t), "nft_put_on_auction");
     expect(a).toMatchObject({ source: OWNER, source_secondary: MARKETPLACE, destination: AUCTION, asset_secondary: ITEM });
     expect(a.nft_listing_data).toMatchObject({ min_bid: 1_000_000_000n, max_bid: 9_000_000_000n, mp_fee_factor: 5n, mp_fee_base: 100n, royalty_fee_base: 100n, marketplace_fee_address: FEE, royalty_address: ROYALTY, full_price: null });
   });
@@ -176,8 +169,7 @@ describe("getgems sales and auctions", () => {
     const saleTx = t.send(wallet, SALE, { body: beginCell().storeUint(3, 32).storeUint(0, 64).endCell() });
     const itemTx = t.send(saleTx, ITEM, { body: transferBody(OWNER, OWNER, null) });
     t.send(itemTx, OWNER, { body: assignedBody(SALE, beginCell().endCell()) });
-    const { trace, lookup } = t.build();
-    const actions = classifyTrace(trace, lookup).actions;
+    const actions = classifyBuilt(t);
     const a = only(actions, "nft_cancel_sale");
     expect(a).toMatchObject({ source: OWNER, destination: SALE, asset: COLLECTION, asset_secondary: ITEM });
     expect(a.nft_transfer_data).toEqual({ marketplace_address: GETGEMS });
@@ -190,8 +182,7 @@ describe("getgems sales and auctions", () => {
     const t = saleFacts(new TraceBuilder());
     const wallet = t.external(OWNER);
     t.send(wallet, SALE, { body: beginCell().storeUint(0x6c6c2080, 32).storeUint(0, 64).storeCoins(3_000_000_000n).storeCoins(60_000_000n).storeCoins(120_000_000n).endCell() });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "nft_update_sale");
+    const a = only(classifyBuilt(t), "nft_update_sale");
     expect(a).toMatchObject({ source: OWNER, destination: SALE, asset_secondary: ITEM });
     expect(a.nft_listing_data).toEqual({ full_price: 3_000_000_000n, marketplace_fee: 60_000_000n, royalty_amount: 120_000_000n });
     expect(a.accounts).toContain(ITEM);
@@ -206,8 +197,7 @@ describe("getgems sales and auctions", () => {
     const wallet = t.external(BUYER);
     const auctionTx = t.send(wallet, AUCTION, { value: 2_000_000_000n });
     t.send(auctionTx, PREVIOUS, { value: 1_000_000_000n, body: comment("Your bid has been outbid by another user. It will be nice to see you again!") });
-    const { trace, lookup } = t.build();
-    const actions = classifyTrace(trace, lookup).actions;
+    const actions = classifyBuilt(t);
     const bid = only(actions, "auction_bid");
     expect(bid).toMatchObject({ source: BUYER, destination: AUCTION, value: 2_000_000_000n, asset: COLLECTION, asset_secondary: ITEM });
     expect(bid.nft_transfer_data).toEqual({ nft_item_index: 1n, marketplace: "getgems" });
@@ -223,13 +213,13 @@ describe("getgems sales and auctions", () => {
     const itemTx = t.send(auctionTx, ITEM, { body: transferBody(WINNER, OWNER, null) });
     const payout = t.send(auctionTx, OWNER, { value: 900_000_000n });
     t.send(itemTx, WINNER, { body: assignedBody(AUCTION, beginCell().endCell()) });
-    const { trace, lookup } = t.build();
-    const actions = classifyTrace(trace, lookup).actions;
+    const actions = classifyBuilt(t);
     expect(only(actions, "nft_finish_auction")).toMatchObject({ source: WINNER, destination: AUCTION, asset_secondary: ITEM });
     const purchase = only(actions, "nft_purchase");
     expect(purchase).toMatchObject({ source: AUCTION, destination: WINNER, asset_secondary: ITEM });
     expect(purchase.nft_transfer_data).toMatchObject({ price: 1_000_000_000n, real_prev_owner: OWNER, payout_amount: 900_000_000n, marketplace: "getgems", marketplace_address: GETGEMS });
     expect(purchase.tx_hashes).toContain(payout.hash);
+    expect(renderAction(purchase).details).toMatchObject({ marketplace: "getgems", real_old_owner: OWNER, payout_address: OWNER, price: "1000000000" });
     // the transfer inside the purchase is published with it, as toncenter does
     const inner = only(actions, "nft_transfer");
     expect(inner.parent_action_id).toBe(purchase.action_id);
@@ -247,8 +237,7 @@ describe("getgems sales and auctions", () => {
     const auctionTx = t.send(wallet, AUCTION, { body: comment("cancel") });
     const itemTx = t.send(auctionTx, ITEM, { body: transferBody(OWNER, OWNER, null) });
     t.send(itemTx, OWNER, { body: assignedBody(AUCTION, beginCell().endCell()) });
-    const { trace, lookup } = t.build();
-    const actions = classifyTrace(trace, lookup).actions;
+    const actions = classifyBuilt(t);
     expect(only(actions, "nft_cancel_auction")).toMatchObject({ source: OWNER, destination: AUCTION, asset_secondary: ITEM });
     expect(actions.map((a) => a.type)).not.toContain("auction_bid");
   });
@@ -265,8 +254,7 @@ describe("Fragment teleitem auctions", () => {
     const config = cellOf(storeTeleitemAuctionConfig({ beneficiaryAddress: A(FEE), initialMinBid: 10_000_000_000n, maxBid: 0n, minBidStep: 5, minExtendTime: 3600, duration: 86400 }));
     const itemTx = t.send(wallet, TELEITEM, { body: beginCell().storeUint(0x487a8e81, 32).storeUint(1, 64).storeRef(config).endCell() });
     t.send(itemTx, OWNER, { body: ok() });
-    const { trace, lookup } = t.build();
-    const a = only(classifyTrace(trace, lookup).actions, "teleitem_start_auction");
+    const a = only(classifyBuilt(t), "teleitem_start_auction");
     expect(a).toMatchObject({ source: OWNER, destination: TELEITEM, asset_secondary: TELEITEM, source_secondary: null, success: true });
     expect(a.nft_listing_data).toMatchObject({ nft_item_index: 7n, min_bid: 10_000_000_000n, max_bid: 0n, marketplace_fee_address: FEE, marketplace: "fragment" });
   });
@@ -276,7 +264,6 @@ describe("Fragment teleitem auctions", () => {
     const wallet = t.external(OWNER);
     const itemTx = t.send(wallet, TELEITEM, { body: beginCell().storeUint(0x371638ae, 32).storeUint(1, 64).endCell() });
     t.send(itemTx, OWNER, { body: ok() });
-    const { trace, lookup } = t.build();
-    expect(only(classifyTrace(trace, lookup).actions, "teleitem_cancel_auction")).toMatchObject({ source: OWNER, destination: TELEITEM, asset_secondary: TELEITEM });
+    expect(only(classifyBuilt(t), "teleitem_cancel_auction")).toMatchObject({ source: OWNER, destination: TELEITEM, asset_secondary: TELEITEM });
   });
 });

@@ -4,7 +4,8 @@
 // are sent, so the tree is the one the chain would have built.
 import { createHash } from "node:crypto";
 import { beginCell, type Cell } from "@ton/core";
-import { MapInterfaceLookup, type ContractFacts, type TraceInput, type TraceMessage, type TraceTransaction } from "@tongate/actions";
+import { actionFromJson, actionToJson, classifyTrace, MapInterfaceLookup, renderAction, type ActionRow, type ContractFacts, type TraceInput, type TraceMessage, type TraceTransaction } from "@tongate/actions";
+import { expect } from "vitest";
 
 /** A raw upper-case address "0:<64 hex>" whose hash is `n`. */
 export const addr = (n: number): string => `0:${n.toString(16).toUpperCase().padStart(64, "0")}`;
@@ -119,3 +120,18 @@ export class TraceBuilder {
 
 /** A comment body (text_comment#00000000). */
 export const comment = (text: string): Cell => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
+
+/**
+ * The trace's actions, each checked the way the pipeline and the API use it: stored as JSON and read
+ * back unchanged, and rendered for API v3 without an error.
+ */
+export function classifyBuilt(t: TraceBuilder): ActionRow[] {
+  const { trace, lookup } = t.build();
+  const r = classifyTrace(trace, lookup);
+  expect(r.state).toBe("ok");
+  for (const a of r.actions) {
+    expect(actionFromJson(JSON.parse(JSON.stringify(actionToJson(a))))).toEqual(a);
+    renderAction(a);
+  }
+  return r.actions;
+}
