@@ -6,6 +6,9 @@ import { MULTISIG_OPCODES } from "@tongate/contracts";
 
 export { MULTISIG_OPCODES };
 
+/** A cell as toncenter publishes an order or a message it carries: a BoC without index or CRC32, base64. */
+export const plainBoc = (c: Cell): string => c.toBoc({ idx: false, crc32: false }).toString("base64");
+
 /** new_order#f718510f query_id:uint64 order_seqno:uint256 signer:Bool index:uint8 expiration_date:uint48 order:^Order. */
 export interface NewOrderRequest {
   queryId: bigint;
