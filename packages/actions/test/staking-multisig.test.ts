@@ -9,9 +9,11 @@ import {
   storeMultisigApprove,
   storeMultisigApproveAccepted,
   storeMultisigApproveRejected,
+  storeMultisigOrderStorage,
+  loadMultisigOrder,
 } from "@tongate/contracts";
 import { describe, expect, it } from "vitest";
-import { classifyTrace, MapInterfaceLookup, type ActionRow, type ContractFacts } from "../src/index.js";
+import { classifyTrace, MapInterfaceLookup, multisigOrderFactsFromData, type ActionRow, type ContractFacts } from "../src/index.js";
 import { buildTrace, comment, type TxSpec } from "./support/build-trace.js";
 
 const addr = (wc: number, byte: number) => `${wc}:${byte.toString(16).toUpperCase().padStart(2, "0").repeat(32)}`;
@@ -196,6 +198,38 @@ describe("multisig v2", () => {
     expect(only(byComment, "multisig_approve")).toMatchObject({ source: SIGNER_A, success: true, multisig_approve_data: { signer_index: -1, exit_code: 0 } });
   });
 
+  it("the order's facts read from its data, as the decoder may give them", () => {
+    const signers = Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Address(), signersCell.beginParse());
+    const data = beginCell()
+      .store(
+        storeMultisigOrderStorage({
+          multisigAddress: parse(MULTISIG),
+          orderSeqno: 5n,
+          init: { threshold: 2, sentForExecution: false, signers, approvalsMask: 1n, approvalsNum: 1, expirationDate: 1_800_000_000, order: loadMultisigOrder(beginCell().storeRef(orderCell).endCell().beginParse()) },
+        }),
+      )
+      .endCell();
+    const dataBoc = data.toBoc().toString("base64");
+    expect(multisigOrderFactsFromData(ORDER, dataBoc)).toMatchObject({ address: ORDER, multisigAddress: MULTISIG, signers: [SIGNER_A, SIGNER_B], orderSeqno: 5n, threshold: 2, approvalsNum: 1 });
+    const actions = classify(
+      {
+        account: SIGNER_B,
+        source: null,
+        children: [
+          {
+            account: ORDER,
+            source: SIGNER_B,
+            value: TON / 10n,
+            body: beginCell().store(storeMultisigApprove({ queryId: 1n, signerIndex: 1 })).endCell(),
+            children: [{ account: SIGNER_B, source: ORDER, value: TON / 20n, body: beginCell().store(storeMultisigApproveAccepted({ queryId: 1n })).endCell() }],
+          },
+        ],
+      },
+      { [ORDER]: { interfaces: ["multisig_order_v2"], dataBoc: { account: ORDER, dataBoc } } },
+    );
+    expect(only(actions, "multisig_approve").accounts).toEqual(expect.arrayContaining([SIGNER_A, SIGNER_B]));
+  });
+
   it("an approval of an address not known as an order is not a multisig action", () => {
     const actions = classify({
       account: SIGNER_B,
@@ -268,6 +302,11 @@ describe("nominator pool", () => {
     const actions = classify({ account: NOMINATOR, source: null, children: [{ account: POOL, source: NOMINATOR, value: 10_000n * TON, body: comment("d") }] }, poolFacts);
     const a = only(actions, "stake_deposit");
     expect(a).toMatchObject({ source: NOMINATOR, destination: POOL, amount: 10_000n * TON, success: true, staking_data: { provider: "nominator" } });
+  });
+
+  it("a pool the decoder detected by its get-methods (tv_pool) is a nominator pool too", () => {
+    const actions = classify({ account: NOMINATOR, source: null, children: [{ account: POOL, source: NOMINATOR, value: 10_000n * TON, body: comment("d") }] }, { [POOL]: { interfaces: ["tv_pool"] } });
+    expect(only(actions, "stake_deposit")).toMatchObject({ source: NOMINATOR, destination: POOL, staking_data: { provider: "nominator" } });
   });
 
   it("a \"d\" transfer to an address that is no nominator pool stays a ton_transfer", () => {

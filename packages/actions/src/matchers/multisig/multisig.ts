@@ -11,6 +11,7 @@ import type { MatchContext } from "../../engine/context.js";
 import { getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import type { MultisigOrderFacts } from "../../interfaces.js";
+import { multisigOrderOf } from "./facts.js";
 import { loadApproveRejectedExitCode, loadApproveSignerIndex, loadExecuteRequest, loadNewOrderRequest, loadOrderInit, MULTISIG_OPCODES, plainBoc } from "./messages.js";
 
 const OP = MULTISIG_OPCODES;
@@ -19,7 +20,7 @@ const OP = MULTISIG_OPCODES;
 const APPROVE_COMMENT = "approve";
 
 function orderOf(ctx: MatchContext, address: string | null): MultisigOrderFacts | null {
-  return ctx.facts(address)?.multisigOrder ?? null;
+  return address === null ? null : multisigOrderOf(ctx.facts(address), address);
 }
 
 export interface MultisigCreateOrderData {

@@ -12,7 +12,14 @@ import { NOMINATOR_POOL_PROCESS_WITHDRAW_REQUESTS } from "./messages.js";
 const DEPOSIT_COMMENT = "d";
 const WITHDRAW_COMMENT = "w";
 
-const isNominatorPool = (ctx: MatchContext, address: string | null): boolean => ctx.facts(address)?.nominatorPool !== undefined;
+/**
+ * toncenter tells the pool by its code hash (the lookup's nominatorPool); the decoder's interface
+ * detection names the same contract tv_pool (by its get-methods).
+ */
+function isNominatorPool(ctx: MatchContext, address: string | null): boolean {
+  const f = ctx.facts(address);
+  return f !== undefined && (f.nominatorPool !== undefined || (f.interfaces?.includes("tv_pool") ?? false));
+}
 
 export interface NominatorPoolDepositData {
   source: string | null;
