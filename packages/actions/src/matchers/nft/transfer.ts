@@ -8,8 +8,7 @@ import { CallContractBlock, TonTransferBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
 import { BlockMatcher, ContractMatcher, OrMatcher } from "../../engine/matcher.js";
-import { NFT_OPCODES } from "@tongate/contracts";
-import { DNS_OPCODES } from "@tongate/contracts";
+import { DNS_OPCODES, NFT_OPCODES } from "@tongate/contracts";
 import { readNftTransfer, readOwnershipAssigned, TELEITEM_OPCODES } from "./bodies.js";
 import { NftMintBlock } from "./mint.js";
 
