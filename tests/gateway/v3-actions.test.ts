@@ -13,7 +13,7 @@ import type { ActionRow } from "@tongate/actions";
 import type { Localnet } from "@tongate/localnet";
 import { openStore, select, setCheckpoint, type Store } from "@tongate/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actionOf, type TraceEnd, writeClassification } from "../support/action-rows.js";
+import { actionOf, holdActionMerges, type TraceEnd, writeClassification } from "../support/action-rows.js";
 import { startClickHouseHttp, type ClickHouseHttp } from "../support/clickhouse-http.js";
 import { applyDecoderSchema, insert, raw } from "../support/decoded-rows.js";
 import { getJson, startEmbedded, type Embedded } from "../support/embedded.js";
@@ -89,6 +89,7 @@ beforeAll(async () => {
   }
   store = await openStore({ url: clickhouse.url });
   await applyDecoderSchema(store);
+  await holdActionMerges(store);
   const [deployTx] = await select<{ trace_id: string }>(store, "SELECT trace_id FROM transactions FINAL WHERE account = {a:String} ORDER BY lt LIMIT 1", { a: deployedAddress });
   traces = {
     comment: await chainTrace(roots.comment),

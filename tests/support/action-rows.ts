@@ -6,6 +6,15 @@ import type { ActionRow } from "@tongate/actions";
 import type { Store } from "@tongate/store";
 import { insert } from "./decoded-rows.js";
 
+/**
+ * Holds ClickHouse's merges of the actions tables: a test keeps rows of a classification past the
+ * checkpoint for as long as it likes, which the decoder never does (it writes them, then moves its
+ * checkpoint), and only a merge in between can replace the row an answer at the checkpoint shows.
+ */
+export async function holdActionMerges(store: Store): Promise<void> {
+  for (const table of ["actions", "action_accounts", "trace_classifications"]) await store.client.command({ query: `SYSTEM STOP MERGES ${table}` });
+}
+
 /** What an action row needs from its trace. */
 export interface TraceEnd {
   trace_id: string;
