@@ -275,7 +275,9 @@ function checkRules(desc: DescMessage, init: Record<string, unknown>, given: Set
     }
     if (Array.isArray(value)) {
       if (r.maxItems !== undefined && value.length > r.maxItems) throw new InputError(`${name}: at most ${r.maxItems} values, got ${value.length}`);
-      value.forEach((v, i) => checkString(`${name}[${i}]`, v, r));
+      // a header gives one item: named as the header
+      const header = shownAs?.has(f.field.name) === true;
+      value.forEach((v, i) => checkString(header ? name : `${name}[${i}]`, v, r));
     } else {
       checkString(name, value, r);
     }
