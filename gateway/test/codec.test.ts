@@ -14,7 +14,7 @@ import { GetBlockTransactionsRequestSchema, GetTransactionsRequestSchema } from 
 import { DetectAddressRequestSchema } from "@tongate/proto/gen/tongate/v2/utils_pb.js";
 import { GetActionsRequestSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { describe, expect, it } from "vitest";
-import { InputError, parseBody, parseQuery } from "../src/codec/parse.js";
+import { InputError, parseBody, parseQuery, type ParseOptions } from "../src/codec/parse.js";
 
 const RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
 const FRIENDLY = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
@@ -28,11 +28,11 @@ const MAX_INT64 = 2n ** 63n - 1n;
 const v2 = { rejectUnknown: false };
 const v3 = { rejectUnknown: true };
 
-function query<D extends DescMessage>(desc: D, qs: string, opts = v2): MessageShape<D> {
+function query<D extends DescMessage>(desc: D, qs: string, opts: ParseOptions = v2): MessageShape<D> {
   return parseQuery(desc, new URLSearchParams(qs), opts) as unknown as MessageShape<D>;
 }
 
-function body<D extends DescMessage>(desc: D, json: unknown, opts = v2): MessageShape<D> {
+function body<D extends DescMessage>(desc: D, json: unknown, opts: ParseOptions = v2): MessageShape<D> {
   // Through JSON text, as the gateway receives it.
   return parseBody(desc, JSON.parse(JSON.stringify(json)), opts) as unknown as MessageShape<D>;
 }

@@ -236,7 +236,7 @@ describe("/api/v3/actions", () => {
       trace_external_hash: traces.comment.trace_external_hash,
       finality: "finalized",
     });
-    expect(comment.details).toMatchObject({ source: walletAddress, destination: raw(alice), value: "2000000000" });
+    expect(comment.details).toEqual({ source: walletAddress, destination: raw(alice), value: "2000000000", value_extra_currencies: {}, comment: "hello actions", encrypted: false });
     expect(comment).not.toHaveProperty("accounts");
     expect(comment).not.toHaveProperty("transactions_full");
     // the replaced classification's unknown action is gone; the one past the checkpoint is not there yet

@@ -2,7 +2,7 @@
 // the decoder fills them: one classification of a trace at a version (the masterchain block whose
 // step classified it) writes every action row, one action_accounts row per account of each, deleted
 // rows for what an earlier classification had and this one has not, and the trace's record last.
-import type { ActionRow } from "@tongate/actions";
+import { type ActionRow, actionToJson } from "@tongate/actions";
 import type { Store } from "@tongate/store";
 import { insert } from "./decoded-rows.js";
 
@@ -56,8 +56,8 @@ export function actionOf(trace: TraceEnd, o: Partial<ActionRow> & Pick<ActionRow
   };
 }
 
-/** The lossless JSON text of a row (bigints as decimal strings), as the decoder stores it in `row`. */
-export const rowJson = (a: ActionRow): string => JSON.stringify(a, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+/** The lossless JSON text of a row, as the decoder stores it in `row`. */
+export const rowJson = (a: ActionRow): string => JSON.stringify(actionToJson(a));
 
 const actionColumns = (a: ActionRow, version: number, deleted: boolean) => ({
   trace_id: a.trace_id,

@@ -23,7 +23,6 @@ import { keyOf, validCursor } from "../decoded.js";
 import { b64Hash, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
 import { actionOf, traceActions, traceOf, withClassification, withTransactions } from "./models.js";
 import { actionFilters, actionOrder, listedType, visibleIn } from "./request.js";
-import { supportedTypes } from "./types.js";
 
 export function tracesFromKeys(store: KeySource, req: GetTracesRequest): TracesResponse | undefined {
   const keys = usableKeys(store);
@@ -53,7 +52,7 @@ export function tracesFromKeys(store: KeySource, req: GetTracesRequest): TracesR
   const ids = page.map((t) => t.traceId);
   const states = decoded?.classificationRows(ids) ?? new Map<string, KeyClassificationRow>();
   const actions = req.includeActions ? (decoded?.actionsOfTraces(ids) ?? new Map<string, KeyActionRow[]>()) : undefined;
-  const visible = visibleIn(supportedTypes(req.supportedActionTypes));
+  const visible = visibleIn(req.supportedActionTypes);
   return create(TracesResponseSchema, {
     traces: page.map((t) =>
       withClassification(traceOf(t, withTransactions(t) ? keys.traceTransactions(t.traceId) : []), states.get(t.traceId), actions && traceActions(actions.get(t.traceId) ?? [], visible)),

@@ -7,8 +7,8 @@ import { create } from "@bufbuild/protobuf";
 import { type Action, ActionSchema, type Trace, type TraceNode, TraceNodeSchema, TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import type { Transaction } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import type { KeyActionRow, KeyClassificationRow } from "@tongate/store";
+import { type ActionJson, actionFromJson, renderAction } from "@tongate/actions";
 import type { TraceRecord } from "../../store/traces.js";
-import { typeAndDetails } from "./types.js";
 
 /** What an action shows besides its row: its accounts (include_accounts), its transactions (include_transactions). */
 export interface ActionExtras {
@@ -16,29 +16,32 @@ export interface ActionExtras {
   transactions?: ReadonlyMap<string, Transaction>;
 }
 
-/** A stored action as API v3 gives it: its row's columns, its type and details rendered from the classifier's row. */
+/**
+ * A stored action as API v3 gives it: the classifier's row (the decoder stores it as actionToJson's
+ * text) rendered by @tongate/actions, as the CLI and the send service render theirs. What the decoder
+ * classified is of finalized blocks (the indexer follows the masterchain).
+ */
 export function actionOf(r: KeyActionRow, extras: ActionExtras = { accounts: false }): Action {
-  const { type, details } = typeAndDetails(r);
+  const a = renderAction(actionFromJson(JSON.parse(r.row) as ActionJson), { includeAccounts: extras.accounts, finality: "finalized" });
   return create(ActionSchema, {
-    traceId: r.trace_id,
-    actionId: r.action_id,
-    startLt: BigInt(r.start_lt),
-    endLt: BigInt(r.end_lt),
-    startUtime: r.start_utime,
-    endUtime: r.end_utime,
-    traceEndLt: BigInt(r.trace_end_lt),
-    traceEndUtime: r.trace_end_utime,
-    traceMcSeqnoEnd: r.trace_mc_seqno_end,
-    transactions: r.tx_hashes,
-    success: r.success,
-    type,
-    details,
-    traceExternalHash: r.trace_external_hash ?? undefined,
-    traceExternalHashNorm: r.trace_external_hash_norm ?? undefined,
-    accounts: extras.accounts ? r.accounts : [],
-    transactionsFull: extras.transactions ? r.tx_hashes.flatMap((h) => extras.transactions!.get(h) ?? []) : [],
-    // what the decoder classified is of finalized blocks (the indexer follows the masterchain)
-    finality: "finalized",
+    traceId: a.trace_id,
+    actionId: a.action_id,
+    startLt: BigInt(a.start_lt),
+    endLt: BigInt(a.end_lt),
+    startUtime: a.start_utime,
+    endUtime: a.end_utime,
+    traceEndLt: BigInt(a.trace_end_lt),
+    traceEndUtime: a.trace_end_utime,
+    traceMcSeqnoEnd: a.trace_mc_seqno_end,
+    transactions: a.transactions,
+    success: a.success,
+    type: a.type,
+    details: a.details,
+    traceExternalHash: a.trace_external_hash,
+    traceExternalHashNorm: a.trace_external_hash_norm,
+    accounts: a.accounts ?? [],
+    transactionsFull: extras.transactions ? a.transactions.flatMap((h) => extras.transactions!.get(h) ?? []) : [],
+    finality: a.finality,
   });
 }
 

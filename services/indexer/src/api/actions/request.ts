@@ -5,7 +5,7 @@
 import type { GetActionsRequest } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import type { KeyKind } from "../decoded.js";
 import { b64Hash, rawAddress } from "../params.js";
-import { supportedTypes } from "./types.js";
+import { expandActionTypeShortcuts, isActionVisible } from "@tongate/actions";
 
 export interface ActionFilters {
   account: string | undefined;
@@ -41,7 +41,7 @@ export function actionFilters(req: GetActionsRequest): ActionFilters {
     endLt: req.endLt,
     types: [...req.actionType],
     excluded: [...req.excludeActionType],
-    supported: supportedTypes(req.supportedActionTypes),
+    supported: expandActionTypeShortcuts(req.supportedActionTypes),
   };
   // toncenter's precedence: these name the actions; the other filters would only drop some of them
   if (f.actionIds.length || (f.traceIds.length && f.account === undefined)) {
@@ -51,16 +51,21 @@ export function actionFilters(req: GetActionsRequest): ActionFilters {
   return f;
 }
 
-/** Whether an action is listed under the type filters: of the types asked (else supported), not excluded, not inside a supported one. */
+/**
+ * Whether an action is listed under the type filters: of the types asked, not excluded, and visible
+ * to the client (isActionVisible: of a supported type, not inside one); with action_type, the types
+ * asked take the place of the supported ones for the action's own type (toncenter's rule).
+ */
 export function listedType(f: ActionFilters, a: { type: string; ancestor_type: readonly string[] }): boolean {
-  if (f.types.length ? !f.types.includes(a.type) : !f.supported.has(a.type)) return false;
   if (f.excluded.includes(a.type)) return false;
-  return !a.ancestor_type.some((t) => f.supported.has(t));
+  if (!f.types.length) return isActionVisible(a, f.supported);
+  return f.types.includes(a.type) && !a.ancestor_type.some((t) => f.supported.has(t));
 }
 
-/** toncenter's visibility rule for the actions of a trace: of a supported type, not inside a supported one. */
-export function visibleIn(supported: ReadonlySet<string>): (a: { type: string; ancestor_type: readonly string[] }) => boolean {
-  return (a) => supported.has(a.type) && !a.ancestor_type.some((t) => supported.has(t));
+/** toncenter's visibility rule for a trace's actions, for the types a request names. */
+export function visibleIn(supportedActionTypes: readonly string[]): (a: { type: string; ancestor_type: readonly string[] }) => boolean {
+  const supported = expandActionTypeShortcuts(supportedActionTypes);
+  return (a) => isActionVisible(a, supported);
 }
 
 /** The order of an actions page (toncenter's): by the trace's end, then the action's, each with its id; by time when a time range is given. */

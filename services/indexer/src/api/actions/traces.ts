@@ -15,7 +15,6 @@ import { tracesFromKeys } from "./key-lookups.js";
 import { type StoredTrace, traceActions, traceHeader, traceOf, withClassification, withTransactions } from "./models.js";
 import { actionsOfTraces, classifications } from "./queries.js";
 import { visibleIn } from "./request.js";
-import { supportedTypes } from "./types.js";
 
 const TX_OF_HASHES = "SELECT trace_id FROM transactions FINAL WHERE trace_id IS NOT NULL AND (account, lt) IN (SELECT account, lt FROM transactions_by_hash FINAL WHERE hash IN {})";
 
@@ -70,7 +69,7 @@ export async function traces(store: Store, req: GetTracesRequest): Promise<Trace
     upTo === null
       ? [new Map<string, KeyClassificationRow>(), new Map<string, KeyActionRow[]>()]
       : await Promise.all([classifications(store, ids, upTo), req.includeActions ? actionsOfTraces(store, ids, upTo) : new Map<string, KeyActionRow[]>()]);
-  const visible = visibleIn(supportedTypes(req.supportedActionTypes));
+  const visible = visibleIn(req.supportedActionTypes);
   return create(TracesResponseSchema, {
     traces: headers.map((h) =>
       withClassification(traceOf(h, byTrace.get(h.traceId) ?? []), states.get(h.traceId), req.includeActions ? traceActions(actions.get(h.traceId) ?? [], visible) : undefined),
