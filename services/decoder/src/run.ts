@@ -44,6 +44,8 @@ export interface DecoderStatus {
   tracesFailed: number;
   /** traces not classified (above toncenter's 4,000 transactions), since start */
   tracesBroken: number;
+  /** time spent classifying and writing actions, since start */
+  classifyMs: number;
   lastError?: string;
 }
 
@@ -70,7 +72,7 @@ export class DecoderRun {
   private wake?: () => void;
   private sub?: Subscription;
   private loop?: Promise<void>;
-  private readonly s: DecoderStatus = { running: false, decodedSeqno: 0, indexedSeqno: 0, lagBlocks: 0, blocksDecoded: 0, accountsFailed: 0, transientRetries: 0, tracesClassified: 0, tracesReclassified: 0, tracesFailed: 0, tracesBroken: 0 };
+  private readonly s: DecoderStatus = { running: false, decodedSeqno: 0, indexedSeqno: 0, lagBlocks: 0, blocksDecoded: 0, accountsFailed: 0, transientRetries: 0, tracesClassified: 0, tracesReclassified: 0, tracesFailed: 0, tracesBroken: 0, classifyMs: 0 };
   /** the block being retried after a transient failure, and its attempts so far */
   private retrying = { mcSeqno: 0, attempts: 0 };
 
@@ -152,6 +154,7 @@ export class DecoderRun {
     this.s.tracesReclassified += classified.reclassified;
     this.s.tracesFailed += classified.failed;
     this.s.tracesBroken += classified.broken;
+    this.s.classifyMs += Math.round(classifyMs);
     this.o.onClassified?.({ classified: classified.classified, reclassified: classified.reclassified, failed: classified.failed, broken: classified.broken, ms: classifyMs });
     for (const f of failures.slice(0, 3)) this.o.log.debug({ account: f.account, mcSeqno }, `decoder: state not read: ${f.reason}`);
     const count = Object.values(rows).reduce((n, r: unknown[]) => n + r.length, 0);

@@ -99,6 +99,9 @@ export async function actionsBefore(store: Store, traceIds: readonly string[], v
   return out;
 }
 
+/** A trace of one tick-tock transaction: the chain's housekeeping, no one's action (the classifier gives none). */
+const loneTickTock = (t: TraceInput): boolean => t.transactions.length === 1 && t.transactions[0]!.descr === "tick_tock";
+
 const boundsOf = (r: TraceRecordRow): TraceBounds => ({ traceId: r.trace_id, endLt: BigInt(r.end_lt), endUtime: Number(r.end_utime), mcSeqnoEnd: Number(r.mc_seqno_end) });
 
 /** Classifies a trace; never throws (a classifier that throws counts as failed). */
@@ -126,8 +129,12 @@ export async function classifyBlock(store: Store, mcSeqno: number, decided: Deci
   const traces = [...completed, ...again];
   if (traces.length === 0) return out;
   const inputs = await readTraceInputs(store, traces, MAX_TRACE_TRANSACTIONS);
-  const facts = new MapInterfaceLookup(await factsAt(store, [...inputs.values()].flatMap(addressesToLookUp), mcSeqno));
-  const previous = await actionsBefore(store, traces.map((t) => t.trace_id), mcSeqno);
+  // most blocks complete only the masterchain's tick-tock traces, which consult no facts
+  const addresses = [...inputs.values()].filter((i) => !loneTickTock(i)).flatMap(addressesToLookUp);
+  const facts = new MapInterfaceLookup(addresses.length ? await factsAt(store, addresses, mcSeqno) : new Map());
+  // a trace that started in this block was never classified before it; the others may have been
+  // (classified again, or complete once and extended since)
+  const previous = await actionsBefore(store, traces.filter((t) => Number(t.mc_seqno_start) < mcSeqno || !completedIds.has(t.trace_id)).map((t) => t.trace_id), mcSeqno);
   for (const record of traces) {
     const input = inputs.get(record.trace_id);
     let c: Classification;
