@@ -6,12 +6,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Address, beginCell, toNano } from "@ton/core";
-import { storeTextComment } from "@tongate/contracts";
+import { Address, beginCell, contractAddress, toNano } from "@ton/core";
+import { storeJettonTransfer, storeTextComment, type JettonTransfer } from "@tongate/contracts";
 import type { Localnet } from "@tongate/localnet";
 import { provide } from "@tongate/runtime";
 import { DECODED_KEYS, DecodedKeys, DECODER_CHECKPOINT, DECODER_OWNER, getCheckpoint, openStore, select, setCheckpoint, storeKey, type Store } from "@tongate/store";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { contractCode, jettonMinterData, jettonWalletData, onchainContent } from "../../../tests/support/contracts/index.js";
 import { decodedTo, getJson, startEmbedded, type Embedded } from "../../../tests/support/embedded.js";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
@@ -31,6 +32,7 @@ let bob: LocalnetSender;
 
 const raw = (a: Address) => a.toRawString().toUpperCase();
 const comment = (text: string) => beginCell().store(storeTextComment({ text })).endCell();
+const jettonTransfer = (t: JettonTransfer) => beginCell().store(storeJettonTransfer(t)).endCell();
 const head = () => net.chain.lastMasterchain!.id.seqno;
 
 /** `tongate start`'s services on the index in `dir` (the store reopened, as a restarted process does). */
@@ -107,6 +109,15 @@ it("the decoder stopped, the indexer goes on; started again, it catches up, with
   for (const [from, to, text] of [[alice, bob, "one"], [bob, alice, "two"], [alice, bob, "three"]] as const) {
     await from.send({ to: to.address, value: toNano("0.3"), body: comment(text), bounce: false });
   }
+  // a jetton wallet seen before its master (its storage as the master would make it: balance 0),
+  // and a transfer from it: classified while the wallet is
+  // pending, classified again (as a jetton transfer) in the block that brings its master
+  const [minterCode, walletCode] = await Promise.all([contractCode("jetton-minter"), contractCode("jetton-wallet")]);
+  const lateMaster = { code: minterCode, data: jettonMinterData({ totalSupply: 0n, admin: alice.address, content: onchainContent({ name: "Late" }), walletCode }) };
+  const early = await bob.deploy({ code: walletCode, data: jettonWalletData({ balance: 0n, owner: bob.address, master: contractAddress(0, lateMaster), walletCode }) }, toNano("0.2"));
+  await bob.send({ to: early, value: toNano("0.3"), body: jettonTransfer({ queryId: 5n, amount: 0n, destination: alice.address, responseDestination: bob.address, customPayload: null, forwardTonAmount: toNano("0.01"), forwardPayload: { cell: comment("before the master"), inRef: true } }) });
+  await settle();
+  await alice.deploy(lateMaster, toNano("0.2"));
   // a transfer to an account that does not exist, bounced back
   await alice.send({ to: Address.parseRaw(`0:${"77".repeat(32)}`), value: toNano("0.2"), body: comment("bounce me"), bounce: true });
   await settle();
@@ -125,6 +136,16 @@ it("the decoder stopped, the indexer goes on; started again, it catches up, with
   const types = resumed.actions.map((a) => a.type);
   expect(types.filter((x) => x === "ton_transfer").length).toBeGreaterThanOrEqual(5);
   expect(resumed.keys.length).toBeGreaterThan(0);
+  // the early wallet's transfer: a jetton transfer once its master confirmed the wallet, classified
+  // again in that block (its first classification's rows retired, none listed twice)
+  const [confirmedAt] = await select<{ mc_seqno: number }>(store, "SELECT mc_seqno FROM jetton_wallets WHERE address = {a:String} AND verdict = 'confirmed' ORDER BY mc_seqno LIMIT 1", { a: raw(early) });
+  const jettonTransfers = resumed.actions.filter((a) => a.type === "jetton_transfer");
+  expect(jettonTransfers).toMatchObject([{ version: confirmedAt!.mc_seqno }]);
+  expect(JSON.parse(String(jettonTransfers[0]!.row))).toMatchObject({ source: raw(bob.address), source_secondary: raw(early), destination: raw(alice.address), amount: "0" });
+  const traceId = String(jettonTransfers[0]!.trace_id);
+  const history = await select<{ version: number; deleted: boolean }>(store, "SELECT DISTINCT version, deleted FROM actions WHERE trace_id = {t:String} ORDER BY version, deleted", { t: traceId });
+  expect(history.map((h) => h.version)[0]).toBeLessThan(confirmedAt!.mc_seqno);
+  expect(resumed.classifications.filter((c) => c.trace_id === traceId)).toMatchObject([{ version: confirmedAt!.mc_seqno, classification_state: "ok" }]);
 
   await stop();
 
