@@ -58,6 +58,7 @@ describe("API v3 by toncenter's tags", () => {
     "GET /api/v3/accountStates",
     "GET /api/v3/walletStates",
     "GET /api/v3/addressBook",
+    "GET /api/v3/metadata",
     "GET /api/v3/topAccountsByBalance",
     "GET /api/v3/traces",
     "GET /api/v3/actions",
