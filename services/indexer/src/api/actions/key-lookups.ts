@@ -1,11 +1,13 @@
-// /traces from the key index (store/key-index), with the classification and actions of the decoder's
-// key-index tables, and /actions from those tables (actionsFromKeys, below). /traces by trace ids, by transaction hashes, by message
-// hashes (or normalised hashes), or one account's or one masterchain block's traces by (end_lt,
-// trace_id) with lt bounds, an offset or a cursor. Returns undefined when the request has a filter
-// only ClickHouse applies (no key, several keys at once, an account's or a block's traces by time),
-// or the index is not complete yet; the caller then queries ClickHouse (./traces.ts). Both answer the same
-// (services/indexer/test/key-index.test.ts compares them on every trace of an indexed chain).
-// A plain function of (store, request): no state of its own.
+// The Actions requests the key index answers (a range scan and a few gets, no query), each a plain
+// function of (store, request) with no state of its own. Each returns undefined when the request has a
+// filter only ClickHouse applies, or the tables it needs are not usable yet; the caller then queries
+// ClickHouse, which answers the same (services/indexer/test/key-index.test.ts compares /traces on
+// every trace of an indexed chain, tests/gateway/v3-actions.test.ts /actions and traces with actions).
+// - /traces from the indexer's key index (store/key-index): by trace ids, transaction hashes, message
+//   hashes (or normalised hashes), or one account's or one masterchain block's traces by (end_lt,
+//   trace_id) with lt bounds, an offset or a cursor (not by time); their classification state and
+//   actions from the decoder's key-index tables.
+// - /actions from the decoder's key-index tables (@tongate/store's decoded-keys): actionsFromKeys.
 import { create } from "@bufbuild/protobuf";
 import {
   type ActionsResponse,
