@@ -10,13 +10,33 @@ import type { Page } from "../params.js";
 import { select, type Store, type StoredTransaction, Where } from "../sql.js";
 import type { ActionFilters, ActionOrder } from "./request.js";
 
-/** The current rows of `actions` whose trace passes `traces` (conditions on trace columns), as a subquery. */
-function currentActions(traces: Where, upTo: number): string {
+/**
+ * The current rows of `actions` whose trace passes `traces` (conditions on trace columns or the key),
+ * as a subquery of `columns`.
+ */
+function currentActions(traces: Where, upTo: number, columns: string = KEY_COLUMNS.actions): string {
   const where = [`version <= ${traces.param("UInt32", upTo)}`, ...traces.conds].join(" AND ");
-  return `(SELECT ${KEY_COLUMNS.actions} FROM (
-     SELECT ${KEY_COLUMNS.actions}, deleted FROM actions WHERE ${where}
+  return `(SELECT ${columns} FROM (
+     SELECT ${columns}, deleted FROM actions WHERE ${where}
      ORDER BY trace_id, action_id, version DESC LIMIT 1 BY trace_id, action_id)
    WHERE NOT deleted)`;
+}
+
+/** What a page of actions is chosen and ordered by: every column but the stored row, which is read for the page only. */
+const PAGE_COLUMNS = "trace_id, action_id, version, type, tx_hashes, ancestor_type, trace_end_lt, trace_end_utime, end_lt, end_utime";
+
+/** The whole rows of these (trace_id, action_id, version) keys, in their order. */
+async function rowsOf(store: Store, keys: readonly { trace_id: string; action_id: string; version: number }[]): Promise<KeyActionRow[]> {
+  if (!keys.length) return [];
+  const rows = await select<Record<string, unknown>>(
+    store,
+    `SELECT ${KEY_COLUMNS.actions} FROM actions
+     WHERE trace_id IN {t:Array(String)} AND action_id IN {a:Array(String)} AND version IN {v:Array(UInt32)} AND NOT deleted
+     LIMIT 1 BY trace_id, action_id, version`,
+    { t: [...new Set(keys.map((k) => k.trace_id))], a: [...new Set(keys.map((k) => k.action_id))], v: [...new Set(keys.map((k) => k.version))] },
+  );
+  const byKey = new Map(rows.map(actionRow).map((r) => [`${r.trace_id}/${r.action_id}/${r.version}`, r]));
+  return keys.flatMap((k) => byKey.get(`${k.trace_id}/${k.action_id}/${k.version}`) ?? []);
 }
 
 /** The transactions the indexer has of these hashes, as (account, lt) pairs: a subquery. */
@@ -70,12 +90,12 @@ export async function actions(store: Store, f: ActionFilters, order: ActionOrder
   if (f.endLt !== undefined) traces.add("trace_end_lt <= {}", ["UInt64", String(f.endLt)]);
   typeFilters(w, f);
   afterCursor(w, "actions", page, order.columns, order.kinds, asc);
-  const rows = await select<Record<string, unknown>>(
+  const keys = await select<{ trace_id: string; action_id: string; version: number }>(
     store,
-    `SELECT * FROM ${currentActions(traces, upTo)} ${w.sql} ${orderBy(order.columns, asc)} ${limitOf(w, page)}`,
+    `SELECT trace_id, action_id, version FROM ${currentActions(traces, upTo, PAGE_COLUMNS)} ${w.sql} ${orderBy(order.columns, asc)} ${limitOf(w, page)}`,
     { ...traces.params, ...w.params },
   );
-  return rows.map(actionRow);
+  return rowsOf(store, keys.map((k) => ({ ...k, version: Number(k.version) })));
 }
 
 /** The type rules (./request.ts listedType) as conditions. */
