@@ -12,8 +12,9 @@ import { RunGetMethodRequestSchema, RunGetMethodStdRequestSchema } from "@tongat
 import { EstimateFeeRequestSchema, SendBocRequestSchema } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { GetBlockTransactionsRequestSchema, GetTransactionsRequestSchema } from "@tongate/proto/gen/tongate/v2/transactions_pb.js";
 import { DetectAddressRequestSchema } from "@tongate/proto/gen/tongate/v2/utils_pb.js";
+import { GetActionsRequestSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { describe, expect, it } from "vitest";
-import { InputError, parseBody, parseQuery } from "../src/codec/parse.js";
+import { InputError, parseBody, parseQuery, type ParseOptions } from "../src/codec/parse.js";
 
 const RAW = "0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8";
 const FRIENDLY = "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N";
@@ -27,11 +28,11 @@ const MAX_INT64 = 2n ** 63n - 1n;
 const v2 = { rejectUnknown: false };
 const v3 = { rejectUnknown: true };
 
-function query<D extends DescMessage>(desc: D, qs: string, opts = v2): MessageShape<D> {
+function query<D extends DescMessage>(desc: D, qs: string, opts: ParseOptions = v2): MessageShape<D> {
   return parseQuery(desc, new URLSearchParams(qs), opts) as unknown as MessageShape<D>;
 }
 
-function body<D extends DescMessage>(desc: D, json: unknown, opts = v2): MessageShape<D> {
+function body<D extends DescMessage>(desc: D, json: unknown, opts: ParseOptions = v2): MessageShape<D> {
   // Through JSON text, as the gateway receives it.
   return parseBody(desc, JSON.parse(JSON.stringify(json)), opts) as unknown as MessageShape<D>;
 }
@@ -433,5 +434,25 @@ describe("deep nesting", () => {
   it("applies the 32-level limit to runGetMethod's legacy stack too", () => {
     const e = inputError(() => parseBody(RunGetMethodRequestSchema, { address: RAW, method: "seqno", stack: [nestedList(40)] }, v2));
     expect(e.message).toMatch(/^stack\[0\]: nested too deeply$/);
+  });
+});
+
+describe("a parameter given by a header, a pattern (API v3 /actions)", () => {
+  it("takes the header's value in place of the parameter's, as one item", () => {
+    const headers = { "x-actions-version": "v2" };
+    expect(query(GetActionsRequestSchema, "supported_action_types=latest&supported_action_types=jettons", { ...v3, headers }).supportedActionTypes).toEqual(["v2"]);
+    expect(query(GetActionsRequestSchema, "", { ...v3, headers }).supportedActionTypes).toEqual(["v2"]);
+    expect(body(GetActionsRequestSchema, {}, { ...v3, headers }).supportedActionTypes).toEqual(["v2"]);
+    expect(query(GetActionsRequestSchema, "supported_action_types=v3", v3).supportedActionTypes).toEqual(["v3"]);
+  });
+
+  it("names the header when its value breaks the parameter's rules", () => {
+    expect(inputError(() => query(GetActionsRequestSchema, "", { ...v3, headers: { "x-actions-version": "v2,v3" } })).message).toMatch(/^X-Actions-Version header: contains invalid characters/);
+  });
+
+  it("checks each item of a list against the pattern", () => {
+    expect(query(GetActionsRequestSchema, "action_type=jetton_transfer&action_type=nft.v3", v3).actionType).toEqual(["jetton_transfer", "nft.v3"]);
+    expect(inputError(() => query(GetActionsRequestSchema, "action_type=ok&action_type=not-ok", v3)).message).toMatch(/^action_type\[1\]: contains invalid characters \(expected \^\[A-Za-z0-9_\.\]\+\$\), got "not-ok"/);
+    expect(inputError(() => query(GetActionsRequestSchema, "exclude_action_type=", v3)).message).toMatch(/^exclude_action_type\[0\]/);
   });
 });
