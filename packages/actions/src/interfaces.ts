@@ -52,6 +52,21 @@ export interface NftAuctionFacts {
   royaltyAddress?: string | null;
 }
 
+/** A multisig v2 order contract (its get_order_data). */
+export interface MultisigOrderFacts {
+  address: string;
+  multisigAddress: string | null;
+  orderSeqno: bigint;
+  threshold: number | null;
+  sentForExecution: boolean;
+  approvalsMask: bigint;
+  approvalsNum: number;
+  expirationDate: number | null;
+  /** base64 BoC of the order's actions */
+  orderBoc: string | null;
+  signers: string[];
+}
+
 export interface DedustPoolFacts {
   assets: { isTon: boolean; address: string | null }[];
 }
@@ -75,6 +90,7 @@ export interface ContractFacts {
   nftSale?: NftSaleFacts;
   nftAuction?: NftAuctionFacts;
   dedustPool?: DedustPoolFacts;
+  multisigOrder?: MultisigOrderFacts;
   dataBoc?: DataBocFacts;
   /** toncenter's interface names the decoder detected (e.g. "nft_collection", "multisig_v2", "vesting_wallet"), when known */
   interfaces?: string[];
