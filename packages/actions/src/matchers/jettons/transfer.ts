@@ -64,6 +64,12 @@ export function readTransferRequest(block: CallContractBlock): { msg: JettonTran
   return { msg, payload: readForwardPayload(msg.forwardPayload), customPayload: msg.customPayload ? cellToBoc(msg.customPayload) : null };
 }
 
+/** The facts of the wallet a transfer request went to, when it is a pTON wallet. */
+function ptonWallet(block: CallContractBlock, ctx: MatchContext) {
+  const wallet = ctx.jettonWallet(block.destination);
+  return wallet !== null && PTON_MASTERS.has(wallet.jetton) ? wallet : null;
+}
+
 export class JettonTransferBlockMatcher extends BlockMatcher {
   constructor() {
     super({
@@ -144,9 +150,9 @@ export class PTonTransferMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     if (!(block instanceof CallContractBlock)) return [];
+    const wallet = ptonWallet(block, ctx);
+    if (wallet === null) return [];
     const { msg, payload, customPayload } = readTransferRequest(block);
-    const wallet = ctx.jettonWallet(block.destination);
-    if (wallet === null || !PTON_MASTERS.has(wallet.jetton)) return [];
     const nb = new JettonTransferBlock(
       {
         hasInternalTransfer: false,
