@@ -5,7 +5,7 @@ import { JETTON_OPCODES, loadJettonInternalTransfer, loadJettonTransfer, type Je
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { bodySlice, cellToBoc, rawAddress } from "../../engine/cells.js";
+import { cellToBoc, rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { BlockMatcher, ContractMatcher } from "../../engine/matcher.js";
 import { findCallContract } from "../../engine/helpers.js";
@@ -33,7 +33,8 @@ export interface JettonTransferData {
 export class JettonTransferBlock extends Block {
   constructor(
     public data: JettonTransferData,
-    readonly message: JettonTransfer,
+    /** the transfer request as the sender wrote it */
+    readonly request: JettonTransfer,
   ) {
     super("jetton_transfer", []);
   }
@@ -60,7 +61,7 @@ export class JettonTransferBlock extends Block {
 
 /** The transfer request of a call_contract block, with what toncenter keeps of it. */
 export function readTransferRequest(block: CallContractBlock): { msg: JettonTransfer; payload: ForwardPayload; customPayload: string | null } {
-  const msg = loadJettonTransfer(bodySlice(block.node.message!));
+  const msg = loadJettonTransfer(block.body());
   return { msg, payload: readForwardPayload(msg.forwardPayload), customPayload: msg.customPayload ? cellToBoc(msg.customPayload) : null };
 }
 
@@ -91,7 +92,7 @@ export class JettonTransferBlockMatcher extends BlockMatcher {
     let amount = msg.amount;
     let forwardAmount = msg.forwardTonAmount;
     try {
-      const it = loadJettonInternalTransfer(bodySlice(internal.node.message!));
+      const it = loadJettonInternalTransfer(internal.body());
       amount = it.amount;
       forwardAmount = it.forwardTonAmount;
     } catch {
