@@ -3,7 +3,7 @@ import { initBlocks } from "./engine/basic.js";
 import { Block } from "./engine/block.js";
 import { MatchContext } from "./engine/context.js";
 import { ghostNodesOf } from "./engine/ghosts.js";
-import { EventNode, toTree } from "./engine/node.js";
+import { toTree } from "./engine/node.js";
 import { unwindDeployments, TRACE_POST_PROCESSORS } from "./engine/post-process.js";
 import { blockToAction, isPublished, serializeBlocks, unknownAction } from "./engine/serialize.js";
 import type { InterfaceLookup } from "./interfaces.js";
@@ -99,4 +99,3 @@ export function addressesToLookUp(trace: TraceInput): string[] {
   return [...out];
 }
 
-export { EventNode };

@@ -54,6 +54,21 @@ export interface NftAuctionFacts {
   royaltyAddress?: string | null;
 }
 
+/** A multisig v2 order contract (its get_order_data). */
+export interface MultisigOrderFacts {
+  address: string;
+  multisigAddress: string | null;
+  orderSeqno: bigint;
+  threshold: number | null;
+  sentForExecution: boolean;
+  approvalsMask: bigint;
+  approvalsNum: number;
+  expirationDate: number | null;
+  /** base64 BoC of the order's actions */
+  orderBoc: string | null;
+  signers: string[];
+}
+
 export interface DedustPoolFacts {
   assets: { isTon: boolean; address: string | null }[];
 }
@@ -95,6 +110,7 @@ export interface ContractFacts {
   nftSale?: NftSaleFacts;
   nftAuction?: NftAuctionFacts;
   dedustPool?: DedustPoolFacts;
+  multisigOrder?: MultisigOrderFacts;
   dataBoc?: DataBocFacts;
   nominatorPool?: NominatorPoolFacts;
   multisigOrder?: MultisigOrderFacts;

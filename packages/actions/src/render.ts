@@ -280,11 +280,18 @@ function details(row: ActionRow, names: ReadonlyMap<string, string>): { type: st
     case "stake_withdrawal":
       d.provider = provider();
       break;
-    case "stake_withdrawal_request":
+    case "stake_withdrawal_request": {
       d.provider = provider();
-      if (at(row, "staking_data.provider") === "tonstakers") d.tokens_burnt = value("s", row.amount);
-      else if (at(row, "staking_data.provider") === "ethena") d.tokens_minted = value("s", at(row, "staking_data.tokens_minted"));
+      // the burnt amount is tonstakers', the minted one ethena's
+      const raw = at(row, "staking_data.provider");
+      d.tokens_burnt = raw === "tonstakers" ? value("s", row.amount) : null;
+      delete d.tokens_minted;
+      if (raw === "ethena") {
+        const minted = value("s", at(row, "staking_data.tokens_minted"));
+        if (minted !== null) d.tokens_minted = minted;
+      }
       break;
+    }
     case "evaa_liquidate": {
       const id = at(row, "evaa_liquidate_data.asset_id");
       d.asset = null;

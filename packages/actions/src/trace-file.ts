@@ -130,6 +130,21 @@ function facts(v: JsonObject): ContractFacts {
   }
   const dp = obj(v.DedustPool);
   if (v.DedustPool && Array.isArray(dp.assets)) f.dedustPool = { assets: dp.assets.map(obj).map((a) => ({ isTon: a.is_ton === true, address: str(a.address) })) };
+  const mo = obj(v.MultisigOrder);
+  if (v.MultisigOrder) {
+    f.multisigOrder = {
+      address: need(str(mo.address), "address"),
+      multisigAddress: str(mo.multisig_address),
+      orderSeqno: big(mo.order_seqno) ?? 0n,
+      threshold: num(mo.threshold),
+      sentForExecution: mo.sent_for_execution === true,
+      approvalsMask: big(mo.approvals_mask) ?? 0n,
+      approvalsNum: num(mo.approvals_num) ?? 0,
+      expirationDate: num(mo.expiration_date),
+      orderBoc: str(mo.order_boc),
+      signers: Array.isArray(mo.signers) ? mo.signers.flatMap((x) => (typeof x === "string" ? [x] : [])) : [],
+    };
+  }
   const db = obj(v.data_boc);
   if (v.data_boc) f.dataBoc = { account: need(str(db.account), "account"), dataBoc: need(str(db.data_boc), "data_boc"), pool: str(db.pool), lockWalletAddress: str(db.lock_wallet_address) };
   return f;

@@ -183,3 +183,60 @@ describe("supported action types", () => {
     expect(isActionVisible({ type: "nft_purchase", ancestor_type: [] }, v1)).toBe(false);
   });
 });
+
+describe("API v3 details of the other families' rows", () => {
+  const base = (type: string): ActionRow => ({
+    trace_id: "T",
+    action_id: "A",
+    type,
+    tx_hashes: ["H"],
+    accounts: [],
+    success: true,
+    start_lt: 1n,
+    end_lt: 2n,
+    start_utime: 1,
+    end_utime: 2,
+    mc_seqno_end: 1,
+    trace_end_lt: 2n,
+    trace_end_utime: 2,
+    trace_external_hash: null,
+    trace_external_hash_norm: null,
+    trace_mc_seqno_end: 1,
+    source: addr(1),
+    source_secondary: null,
+    destination: addr(2),
+    destination_secondary: null,
+    asset: addr(3),
+    asset_secondary: null,
+    asset2: null,
+    asset2_secondary: null,
+    amount: 10n,
+    value: null,
+    opcode: null,
+    value_extra_currencies: {},
+    parent_action_id: null,
+    ancestor_type: [],
+    extra: null,
+  });
+
+  it("staking: the provider's public name and the amounts each provider has", () => {
+    const ts = { ...base("stake_withdrawal_request"), staking_data: { provider: "tonstakers", ts_nft: null, tokens_burnt: null, tokens_minted: null } };
+    expect(renderAction(ts).details).toEqual({ provider: "liquid_staking", stake_holder: addr(1), pool: addr(2), payout_nft: null, asset: addr(3), tokens_burnt: "10" });
+    const nominator = { ...base("stake_withdrawal_request"), staking_data: { provider: "nominator" } };
+    expect(renderAction(nominator).details).toMatchObject({ provider: "nominator", tokens_burnt: null });
+    expect(renderAction(nominator).details).not.toHaveProperty("tokens_minted");
+    const ethena = { ...base("stake_deposit"), asset2: addr(4), staking_data: { provider: "ethena", tokens_minted: 5n } };
+    expect(renderAction(ethena).details).toMatchObject({ provider: "ethena", tokens_minted: "5", source_asset: addr(4) });
+    expect(renderAction({ ...ethena, staking_data: { provider: "nominator" } }).details).not.toHaveProperty("source_asset");
+  });
+
+  it("nft_purchase: marketplace name, payout to the real previous owner, comment from the payload", () => {
+    const payload = beginCell().storeUint(0, 32).storeBuffer(Buffer.from("gm")).endCell().toBoc().toString("base64");
+    const getgems = "0:584EE61B2DFF0837116D0FCB5078D93964BCBE9C05FD6A141B1BFCA5D6A43E18";
+    const row = {
+      ...base("nft_purchase"),
+      nft_transfer_data: { is_purchase: true, price: 5n, query_id: 1n, forward_payload: payload, marketplace_address: getgems, real_prev_owner: addr(9) },
+    };
+    expect(renderAction(row).details).toMatchObject({ marketplace: "getgems", payout_address: addr(9), real_old_owner: addr(9), royalty_address: null, comment: "gm", is_encrypted_comment: false, price: "5", query_id: "1" });
+  });
+});

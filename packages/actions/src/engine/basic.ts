@@ -30,9 +30,12 @@ function isDeployment(node: EventNode): boolean {
 
 /** A plain comment or an encrypted one, read as toncenter does (a body that is not one gives no comment). */
 export function readTransferComment(node: EventNode): { comment: string | null; encrypted: boolean } {
+  // a body shorter than an opcode (most plain transfers) holds no comment: no need to parse it
+  const m = node.message;
+  if (m === null || node.opcode === null) return { comment: null, encrypted: false };
   let s;
   try {
-    s = bodySlice(node.message!);
+    s = bodySlice(m);
   } catch {
     return { comment: null, encrypted: false };
   }

@@ -2,7 +2,10 @@
 // block (ton_transfer, call_contract, tick_tock) linked to the blocks its messages started
 // (`next`); matchers merge a group of connected blocks into one composite block that keeps them as
 // `children` and takes their place in the graph. The blocks left at the top become the actions.
+import type { Slice } from "@ton/core";
 import type { ActionRow } from "../action.js";
+import type { TraceMessage } from "../trace.js";
+import { bodySlice } from "./cells.js";
 import type { EventNode } from "./node.js";
 import { ValueFlow } from "./value-flow.js";
 
@@ -214,9 +217,21 @@ export class Block {
     return out;
   }
 
-  /** The block's first message (the one matchers test). */
+  /** The block's first node (the one matchers test). */
   get node(): EventNode {
     return this.nodes[0];
+  }
+
+  /** The first node's message (toncenter's get_message; throws for a tick-tock, which has none). */
+  firstMessage(): TraceMessage {
+    const m = this.nodes[0]?.message;
+    if (!m) throw new Error(`${this.btype}: no message`);
+    return m;
+  }
+
+  /** A fresh slice of the first message's body (toncenter's get_body); throws on a body that is no BoC. */
+  body(): Slice {
+    return bodySlice(this.firstMessage());
   }
 
   private findDeployments(): void {

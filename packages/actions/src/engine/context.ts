@@ -1,6 +1,6 @@
 // What a matcher may consult while building: the contract facts of the trace's addresses
 // (toncenter's interface repository), by kind.
-import type { ContractFacts, DataBocFacts, DedustPoolFacts, InterfaceLookup, JettonMasterFacts, JettonWalletFacts, NftAuctionFacts, NftItemFacts, NftSaleFacts } from "../interfaces.js";
+import type { ContractFacts, DataBocFacts, DedustPoolFacts, InterfaceLookup, JettonMasterFacts, JettonWalletFacts, MultisigOrderFacts, NftAuctionFacts, NftItemFacts, NftSaleFacts } from "../interfaces.js";
 
 export class MatchContext {
   constructor(
@@ -34,6 +34,10 @@ export class MatchContext {
 
   dedustPool(address: string | null | undefined): DedustPoolFacts | null {
     return this.facts(address)?.dedustPool ?? null;
+  }
+
+  multisigOrder(address: string | null | undefined): MultisigOrderFacts | null {
+    return this.facts(address)?.multisigOrder ?? null;
   }
 
   dataBoc(address: string | null | undefined): DataBocFacts | null {

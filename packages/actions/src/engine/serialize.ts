@@ -69,6 +69,8 @@ export function blockToAction(block: Block, trace: TraceInput): ActionRow {
   row.success = !block.failed;
   row.mc_seqno_end = mcSeqnoEnd;
   block.fill(row);
+  // fill() may name accounts of its own in row.accounts (as toncenter's fillers append to them)
+  accounts.push(...row.accounts);
   accounts.push(row.source, row.source_secondary);
   if (!block.ghost) accounts.push(row.destination, row.destination_secondary);
   accounts.push(...block.extraAccounts());

@@ -3,7 +3,6 @@ import { JETTON_OPCODES, loadJettonBurn } from "@tongate/contracts";
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { bodySlice } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { BlockMatcher, ContractMatcher } from "../../engine/matcher.js";
 
@@ -38,7 +37,7 @@ export class JettonBurnBlockMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     if (!(block instanceof CallContractBlock) || block.destination === null) return [];
-    const burn = loadJettonBurn(bodySlice(block.node.message!));
+    const burn = loadJettonBurn(block.body());
     const wallet = ctx.jettonWallet(block.destination);
     if (wallet === null) throw new Error(`jetton_burn: ${block.destination} is not a known jetton wallet`);
     const nb = new JettonBurnBlock({ owner: wallet.owner, jettonWallet: block.destination, amount: burn.amount, asset: wallet.jetton });

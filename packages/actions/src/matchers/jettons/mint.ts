@@ -6,7 +6,7 @@ import type { Slice } from "@ton/core";
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { bodySlice, loadAnyAddress } from "../../engine/cells.js";
+import { loadAnyAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { findCallContract } from "../../engine/helpers.js";
 import { BlockMatcher, ContractMatcher, OrMatcher } from "../../engine/matcher.js";
@@ -65,13 +65,12 @@ export class JettonMintBlockMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     if (!(block instanceof CallContractBlock)) return [];
-    const msg = block.node.message!;
-    const head = readMintHead(bodySlice(msg));
+        const head = readMintHead(block.body());
     const internal = findCallContract(others, JETTON_OPCODES.jetton_internal_transfer);
     let data: JettonMintData;
     let failed: boolean;
     if (!block.failed && internal !== null) {
-      const it = loadJettonInternalTransfer(bodySlice(internal.node.message!));
+      const it = loadJettonInternalTransfer(internal.body());
       const wallet = ctx.jettonWallet(internal.destination);
       if (wallet === null) throw new Error(`jetton_mint: ${internal.destination} is not a known jetton wallet`);
       data = { to: wallet.owner, toJettonWallet: wallet.address, amount: it.amount, tonAmount: head.tonAmount, asset: wallet.jetton };
@@ -79,7 +78,7 @@ export class JettonMintBlockMatcher extends BlockMatcher {
     } else {
       let amount: bigint | null = null;
       if (block.opcode === JETTON_OPCODES.minter_jetton_mint) {
-        const master = loadMinterJettonMint(bodySlice(msg)).masterMsg.beginParse();
+        const master = loadMinterJettonMint(block.body()).masterMsg.beginParse();
         master.loadUint(32);
         master.loadUintBig(64);
         amount = master.loadCoins();

@@ -1,5 +1,6 @@
 // A jetton transfer's forward payload as toncenter reads it: kept as a BoC, and looked into for a
 // text comment, an encrypted comment or a STON.fi v1 swap.
+import type { Cell } from "@ton/core";
 import type { EitherCell } from "@tongate/contracts";
 import { cellToBoc, commentText, loadAnyAddress, loadSnakeBytes } from "../../engine/cells.js";
 
@@ -10,8 +11,10 @@ export interface StonfiSwapBody {
 }
 
 export interface ForwardPayload {
-  /** the payload cell as a BoC (null when there is none or it is empty) */
-  boc: string | null;
+  /** the payload cell (null when there is none or it is empty) */
+  cell: Cell | null;
+  /** the payload as a BoC, as toncenter stores it (serialised on first use) */
+  readonly boc: string | null;
   /** the comment's raw bytes (text or cipher text) */
   comment: Buffer | null;
   encrypted: boolean;
@@ -20,14 +23,28 @@ export interface ForwardPayload {
   stonfiSwap: StonfiSwapBody | null;
 }
 
-const NONE: ForwardPayload = { boc: null, comment: null, encrypted: false, opcode: null, stonfiSwap: null };
+const NONE: ForwardPayload = { cell: null, boc: null, comment: null, encrypted: false, opcode: null, stonfiSwap: null };
+
+function withCell(cell: Cell): ForwardPayload {
+  let boc: string | null = null;
+  return {
+    cell,
+    get boc() {
+      return (boc ??= cellToBoc(cell));
+    },
+    comment: null,
+    encrypted: false,
+    opcode: null,
+    stonfiSwap: null,
+  };
+}
 
 export function readForwardPayload(p: EitherCell | null): ForwardPayload {
   // a payload of refs only, without its Either bit, is no payload for toncenter
   if (p === null || p.bitless) return NONE;
   const s = p.cell.beginParse();
   if (s.remainingBits === 0) return NONE;
-  const out: ForwardPayload = { ...NONE, boc: cellToBoc(p.cell) };
+  const out = withCell(p.cell);
   if (s.remainingBits < 32) return out;
   const sum = s.loadUint(32) >>> 0;
   out.opcode = "0x" + sum.toString(16);

@@ -5,7 +5,7 @@ import { JETTON_OPCODES, loadJettonInternalTransfer, loadJettonTransfer, type Je
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { bodySlice, cellToBoc, rawAddress } from "../../engine/cells.js";
+import { cellToBoc, rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { BlockMatcher, ContractMatcher } from "../../engine/matcher.js";
 import { findCallContract } from "../../engine/helpers.js";
@@ -33,7 +33,8 @@ export interface JettonTransferData {
 export class JettonTransferBlock extends Block {
   constructor(
     public data: JettonTransferData,
-    readonly message: JettonTransfer,
+    /** the transfer request as the sender wrote it */
+    readonly request: JettonTransfer,
   ) {
     super("jetton_transfer", []);
   }
@@ -60,8 +61,14 @@ export class JettonTransferBlock extends Block {
 
 /** The transfer request of a call_contract block, with what toncenter keeps of it. */
 export function readTransferRequest(block: CallContractBlock): { msg: JettonTransfer; payload: ForwardPayload; customPayload: string | null } {
-  const msg = loadJettonTransfer(bodySlice(block.node.message!));
+  const msg = loadJettonTransfer(block.body());
   return { msg, payload: readForwardPayload(msg.forwardPayload), customPayload: msg.customPayload ? cellToBoc(msg.customPayload) : null };
+}
+
+/** The facts of the wallet a transfer request went to, when it is a pTON wallet. */
+function ptonWallet(block: CallContractBlock, ctx: MatchContext) {
+  const wallet = ctx.jettonWallet(block.destination);
+  return wallet !== null && PTON_MASTERS.has(wallet.jetton) ? wallet : null;
 }
 
 export class JettonTransferBlockMatcher extends BlockMatcher {
@@ -85,7 +92,7 @@ export class JettonTransferBlockMatcher extends BlockMatcher {
     let amount = msg.amount;
     let forwardAmount = msg.forwardTonAmount;
     try {
-      const it = loadJettonInternalTransfer(bodySlice(internal.node.message!));
+      const it = loadJettonInternalTransfer(internal.body());
       amount = it.amount;
       forwardAmount = it.forwardTonAmount;
     } catch {
@@ -144,9 +151,9 @@ export class PTonTransferMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     if (!(block instanceof CallContractBlock)) return [];
+    const wallet = ptonWallet(block, ctx);
+    if (wallet === null) return [];
     const { msg, payload, customPayload } = readTransferRequest(block);
-    const wallet = ctx.jettonWallet(block.destination);
-    if (wallet === null || !PTON_MASTERS.has(wallet.jetton)) return [];
     const nb = new JettonTransferBlock(
       {
         hasInternalTransfer: false,
