@@ -282,9 +282,11 @@ function details(row: ActionRow, names: ReadonlyMap<string, string>): { type: st
       break;
     case "stake_withdrawal_request": {
       d.provider = provider();
-      // the burnt amount is tonstakers', the minted one ethena's
+      // the burnt amount is liquid staking's (tonstakers), the minted one ethena's. toncenter's API
+      // aliases tonstakers to liquid_staking before it tests for tonstakers, so it never shows
+      // tokens_burnt; tongate shows it (README, API v3)
       const raw = at(row, "staking_data.provider");
-      d.tokens_burnt = raw === "tonstakers" ? value("s", row.amount) : null;
+      d.tokens_burnt = raw === "tonstakers" || raw === "liquid_staking" ? value("s", row.amount) : null;
       delete d.tokens_minted;
       if (raw === "ethena") {
         const minted = value("s", at(row, "staking_data.tokens_minted"));
