@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Address, beginCell, contractAddress, toNano } from "@ton/core";
+import { actionFromJson } from "@tongate/actions";
 import { storeJettonTransfer, storeTextComment, type JettonTransfer } from "@tongate/contracts";
 import type { Localnet } from "@tongate/localnet";
 import { provide } from "@tongate/runtime";
@@ -89,8 +90,8 @@ it("a TON transfer with a comment is a ton_transfer action, in ClickHouse and in
 
   const rows = await select<{ type: string; row: string; accounts: string[]; trace_id: string }>(store, "SELECT type, row, accounts, trace_id FROM actions FINAL WHERE NOT deleted AND type = 'ton_transfer'", {});
   expect(rows).toHaveLength(1);
-  const action = JSON.parse(rows[0]!.row) as Record<string, unknown>;
-  expect(action).toMatchObject({ type: "ton_transfer", source: raw(alice.address), destination: raw(bob.address), value: toNano("1.5").toString(), ton_transfer_data: { content: "hello, actions", encrypted: false } });
+  const action = actionFromJson(JSON.parse(rows[0]!.row));
+  expect(action).toMatchObject({ type: "ton_transfer", source: raw(alice.address), destination: raw(bob.address), value: toNano("1.5"), ton_transfer_data: { content: "hello, actions", encrypted: false } });
   expect(rows[0]!.accounts.sort()).toEqual([raw(alice.address), raw(bob.address)].sort());
   const [record] = await select<{ classification_state: string; action_ids: string[] }>(store, "SELECT classification_state, action_ids FROM trace_classifications FINAL WHERE trace_id = {id:String}", { id: rows[0]!.trace_id });
   expect(record).toMatchObject({ classification_state: "ok" });
@@ -141,7 +142,7 @@ it("the decoder stopped, the indexer goes on; started again, it catches up, with
   const [confirmedAt] = await select<{ mc_seqno: number }>(store, "SELECT mc_seqno FROM jetton_wallets WHERE address = {a:String} AND verdict = 'confirmed' ORDER BY mc_seqno LIMIT 1", { a: raw(early) });
   const jettonTransfers = resumed.actions.filter((a) => a.type === "jetton_transfer");
   expect(jettonTransfers).toMatchObject([{ version: confirmedAt!.mc_seqno }]);
-  expect(JSON.parse(String(jettonTransfers[0]!.row))).toMatchObject({ source: raw(bob.address), source_secondary: raw(early), destination: raw(alice.address), amount: "0" });
+  expect(actionFromJson(JSON.parse(String(jettonTransfers[0]!.row)))).toMatchObject({ source: raw(bob.address), source_secondary: raw(early), destination: raw(alice.address), amount: 0n });
   const traceId = String(jettonTransfers[0]!.trace_id);
   const history = await select<{ version: number; deleted: boolean }>(store, "SELECT DISTINCT version, deleted FROM actions WHERE trace_id = {t:String} ORDER BY version, deleted", { t: traceId });
   expect(history.map((h) => h.version)[0]).toBeLessThan(confirmedAt!.mc_seqno);
