@@ -1,7 +1,9 @@
 // Actions on a localnet, indexed and decoded by `tongate start`'s services in this process: a TON
 // transfer with a comment gives a ton_transfer action in ClickHouse and in the key index; with the
-// decoder off the indexer goes on while the chain carries more traffic, and the decoder, started
-// again, catches up; its actions then equal those of a decoder that decoded the same index from the
+// decoder off the indexer goes on while the chain carries more traffic (TON transfers, a bounced
+// one, a jetton wallet seen before its master and a transfer from it), and the decoder, started
+// again, catches up — the transfer classified again as a jetton_transfer in the block that brings
+// the master — and its actions then equal those of a decoder that decoded the same index from the
 // start without a stop (rows sorted, the key index's entries compared).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,7 +41,7 @@ const head = () => net.chain.lastMasterchain!.id.seqno;
 /** `tongate start`'s services on the index in `dir` (the store reopened, as a restarted process does). */
 async function start(options: Record<string, unknown>): Promise<void> {
   store = await openStore({ path: join(dir, "store"), keyIndex: true });
-  t = await startEmbedded({ globalConfig: net.globalConfig(), ...options }, {}, [provide(storeKey, () => store)]);
+  t = await startEmbedded({ globalConfig: net.globalConfig(), "emulator-processes": 1, ...options }, {}, [provide(storeKey, () => store)]);
 }
 
 async function stop(): Promise<void> {
