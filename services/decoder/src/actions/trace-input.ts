@@ -226,18 +226,30 @@ export async function readTraceInputs(store: Store, traces: readonly TraceRecord
   return out;
 }
 
+/** A transaction's own copy of its messages; undefined when it has none (or none that reads: a block must not stop on it). */
+function storedMessages(text: string): StoredMessage[] | undefined {
+  if (!text) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? (v as StoredMessage[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The messages of these transactions by direction, transaction and hash: from the transactions' own copy, else (rows stored before it) from `messages`. */
 async function messagesOf(store: Store, txs: readonly StoredTransaction[]): Promise<Map<string, StoredMessage>> {
   const out = new Map<string, StoredMessage>();
   const missing: string[] = [];
   const missingTxs: string[] = [];
   for (const t of txs) {
-    if (!t.messages) {
+    const stored = storedMessages(t.messages);
+    if (!stored) {
       missing.push(...(t.in_msg_hash ? [t.in_msg_hash] : []), ...t.out_msg_hashes);
       missingTxs.push(t.hash);
       continue;
     }
-    for (const m of JSON.parse(t.messages) as (StoredMessage & { tx_hash?: string })[]) out.set(`${m.direction}:${t.hash}:${m.msg_hash}`, m);
+    for (const m of stored) out.set(`${m.direction}:${t.hash}:${m.msg_hash}`, m);
   }
   const rows = await chunked(missing, (hashes) =>
     select<StoredMessage & { tx_hash: string }>(
