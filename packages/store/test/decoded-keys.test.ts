@@ -2,14 +2,16 @@
 // staged before its checkpoint are not seen until applied after it, and then all at once (a
 // balance change, an item moving from one owner to another, a wallet confirmed late with its
 // transfers); a later version never gives way to an earlier one; blocks staged by a run that stopped
-// before their checkpoint are dropped, those checkpointed are applied on the next start.
+// before their checkpoint are dropped, those checkpointed are applied on the next start; an
+// account's actions walk in toncenter's action_accounts order, and a trace's newer classification
+// replaces its entries whole.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DecodedKeys } from "../src/decoded-keys/decoded-keys.js";
 import { DECODED_KEYS, DECODER_OWNER } from "../src/decoded-keys/layout.js";
-import { emptyKeyRows, type DecodedKeyRows, type KeyItemRow, type KeyTransferRow, type KeyWalletRow } from "../src/decoded-keys/rows.js";
+import { emptyKeyRows, type DecodedKeyRows, type KeyActionRow, type KeyItemRow, type KeyTransferRow, type KeyWalletRow } from "../src/decoded-keys/rows.js";
 import { type KeyIndexEnv, openKeyIndexEnv } from "../src/key-index/env.js";
 
 const addr = (n: number, wc = 0) => `${wc}:${n.toString(16).toUpperCase().padStart(64, "0")}`;
@@ -136,5 +138,36 @@ describe("DecodedKeys", () => {
     expect(balances(alice)).toEqual([[walletA, "80", "confirmed"]]);
     expect(keys.decoded()).toBe(13);
     expect([...keys.tables.table("staged").getKeys({})]).toEqual([]);
+  });
+
+  it("walk an account's actions in action_accounts order both ways, after a cursor, within trace_end_lt bounds", async () => {
+    // two traces ending at one lt (ids ordered as ClickHouse orders Strings: "t1" < "t1x" < "t2"), one later
+    const action = (traceId: string, actionId: string, traceEndLt: number, endLt: number): KeyActionRow => ({
+      trace_id: traceId, action_id: actionId, version: 20, type: "ton_transfer", tx_hashes: [hash(endLt % 256)], accounts: [alice], success: true,
+      start_lt: String(endLt - 1), end_lt: String(endLt), start_utime: 1, end_utime: 2, mc_seqno_end: 20, trace_end_lt: String(traceEndLt), trace_end_utime: 3,
+      trace_mc_seqno_end: 20, trace_external_hash: null, trace_external_hash_norm: null, parent_action_id: null, ancestor_type: [], row: "{}",
+    });
+    const trace = (traceId: string, actions: KeyActionRow[], version = 20) => ({
+      classification: { trace_id: traceId, version, classification_state: "ok" as const, action_ids: actions.map((a) => a.action_id), trace_end_lt: actions[0]!.trace_end_lt, trace_end_utime: 3, trace_mc_seqno_end: 20 },
+      actions: actions.map((a) => ({ ...a, version })),
+    });
+    await keys.write(rows({ traces: [trace("t2", [action("t2", "b", 500, 480)]), trace("t1x", [action("t1x", "a", 500, 490)]), trace("t1", [action("t1", "z", 500, 495), action("t1", "y", 500, 470)]), trace("t3", [action("t3", "c", 600, 590)])] }));
+    const walk = (o: Parameters<DecodedKeys["actionsOfAccount"]>[1]) => [...keys.actionsOfAccount(alice, o)].map((e) => `${e.traceId}/${e.actionId}`);
+    expect(walk({ reverse: false })).toEqual(["t1/y", "t1/z", "t1x/a", "t2/b", "t3/c"]);
+    expect(walk({ reverse: true })).toEqual(["t3/c", "t2/b", "t1x/a", "t1/z", "t1/y"]);
+    const at = { traceEndLt: 500n, traceId: "t1x", endLt: 490n, actionId: "a" };
+    expect(walk({ reverse: false, after: at })).toEqual(["t2/b", "t3/c"]);
+    expect(walk({ reverse: true, after: at })).toEqual(["t1/z", "t1/y"]);
+    expect(walk({ reverse: true, endLt: 599n })).toEqual(["t2/b", "t1x/a", "t1/z", "t1/y"]);
+    expect(walk({ reverse: false, startLt: 501n })).toEqual(["t3/c"]);
+    expect(walk({ reverse: false, after: at, endLt: 500n })).toEqual(["t2/b"]);
+    expect(keys.actionsOfTraces(["t1", "none"]).get("t1")?.map((a) => a.action_id)).toEqual(["z", "y"]);
+    expect(keys.actionsById(["b", "a"]).map((a) => a.trace_id)).toEqual(["t2", "t1x"]);
+    // an older classification of a trace changes nothing; a newer one replaces the trace's entries
+    await keys.write(rows({ traces: [trace("t3", [action("t3", "old", 600, 590)], 19)] }));
+    expect(walk({ reverse: false, startLt: 501n })).toEqual(["t3/c"]);
+    await keys.write(rows({ traces: [trace("t3", [action("t3", "d", 600, 590)], 21)] }));
+    expect(walk({ reverse: false, startLt: 501n })).toEqual(["t3/d"]);
+    expect(keys.actionsById(["c"])).toEqual([]);
   });
 });

@@ -65,7 +65,7 @@ export function unknownAction(t: TraceInput): ActionRow {
   };
 }
 
-/** The traces (complete at `mcSeqno`) with a transaction on these accounts, newest first, at most `limit`. */
+/** The traces with a transaction on these accounts at or before block `mcSeqno`, newest first, at most `limit`. */
 async function tracesOfAccounts(store: Store, accounts: readonly string[], mcSeqno: number, limit: number): Promise<string[]> {
   if (accounts.length === 0) return [];
   const rows = await select<{ trace_id: string }>(
@@ -128,7 +128,7 @@ export async function classifyBlock(store: Store, mcSeqno: number, decided: Deci
   const again = await completeTraces(store, touched.slice(0, RECLASSIFIED_PER_BLOCK).filter((id) => !completedIds.has(id)), mcSeqno);
   const traces = [...completed, ...again];
   if (traces.length === 0) return out;
-  const inputs = await readTraceInputs(store, traces, MAX_TRACE_TRANSACTIONS);
+  const inputs = await readTraceInputs(store, traces, MAX_TRACE_TRANSACTIONS, mcSeqno);
   // most blocks complete only the masterchain's tick-tock traces, which consult no facts
   const addresses = [...inputs.values()].filter((i) => !loneTickTock(i)).flatMap(addressesToLookUp);
   const facts = new MapInterfaceLookup(addresses.length ? await factsAt(store, addresses, mcSeqno) : new Map());

@@ -68,11 +68,17 @@ interface Description {
   bounce?: { type?: string };
 }
 
-/** The traces that a masterchain block completed (the indexer's row of that block says complete). */
+/**
+ * A trace with nothing in flight: complete, or broken (its root's sender is before the index's start)
+ * with every message it sent delivered.
+ */
+const DONE = "(state = 'complete' OR (state = 'broken' AND pending_edges = 0))";
+
+/** The traces that a masterchain block completed (the indexer's row of that block says so). */
 export async function tracesCompletedIn(store: Store, mcSeqno: number): Promise<TraceRecordRow[]> {
   return select<TraceRecordRow>(
     store,
-    `SELECT ${TRACE_COLUMNS} FROM traces WHERE mc_seqno_end = {mc:UInt32} AND state = 'complete'
+    `SELECT ${TRACE_COLUMNS} FROM traces WHERE mc_seqno_end = {mc:UInt32} AND ${DONE}
       ORDER BY trace_id LIMIT 1 BY trace_id`,
     { mc: mcSeqno },
   );
@@ -81,13 +87,14 @@ export async function tracesCompletedIn(store: Store, mcSeqno: number): Promise<
 /** The records of these traces as of block `mcSeqno`, those complete then (a re-classification's traces). */
 export async function completeTraces(store: Store, traceIds: readonly string[], mcSeqno: number): Promise<TraceRecordRow[]> {
   if (traceIds.length === 0) return [];
-  const rows = await select<TraceRecordRow & { state: string }>(
+  return select<TraceRecordRow>(
     store,
-    `SELECT ${TRACE_COLUMNS}, state FROM traces WHERE trace_id IN {ids:Array(String)} AND mc_seqno_end <= {mc:UInt32}
-      ORDER BY trace_id, mc_seqno_end DESC LIMIT 1 BY trace_id`,
+    `SELECT ${TRACE_COLUMNS} FROM (
+       SELECT ${TRACE_COLUMNS}, state, pending_edges FROM traces WHERE trace_id IN {ids:Array(String)} AND mc_seqno_end <= {mc:UInt32}
+       ORDER BY trace_id, mc_seqno_end DESC LIMIT 1 BY trace_id)
+     WHERE ${DONE}`,
     { ids: traceIds, mc: mcSeqno },
   );
-  return rows.filter((r) => r.state === "complete");
 }
 
 const big = (v: string | number | null | undefined): bigint | null => (v === null || v === undefined ? null : BigInt(v));
@@ -123,11 +130,12 @@ async function chunked<T>(ids: readonly string[], read: (part: string[]) => Prom
 }
 
 /**
- * The classifier's input of each trace (in the order given), its transactions in lt order. Traces
+ * The classifier's input of each trace (in the order given) as of block `mcSeqno` (a decoder behind
+ * the indexer does not see what later blocks added), its transactions in lt order. Traces
  * of more than `maxTransactions` transactions are not read (their record only tells how many): the
  * caller does not classify them.
  */
-export async function readTraceInputs(store: Store, traces: readonly TraceRecordRow[], maxTransactions: number): Promise<Map<string, TraceInput>> {
+export async function readTraceInputs(store: Store, traces: readonly TraceRecordRow[], maxTransactions: number, mcSeqno: number): Promise<Map<string, TraceInput>> {
   const wanted = traces.filter((t) => Number(t.nodes) <= maxTransactions);
   const out = new Map<string, TraceInput>();
   if (wanted.length === 0) return out;
@@ -138,9 +146,9 @@ export async function readTraceInputs(store: Store, traces: readonly TraceRecord
         store,
         `SELECT assumeNotNull(trace_id) AS trace_id, account, hash, lt, now, mc_seqno, orig_status, end_status, total_fees, description, in_msg_hash, out_msg_hashes, messages
            FROM transactions
-          WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_trace WHERE trace_id IN {ids:Array(String)})
+          WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_trace WHERE trace_id IN {ids:Array(String)}) AND mc_seqno <= {mc:UInt32}
           ORDER BY lt, account LIMIT 1 BY account, lt`,
-        { ids },
+        { ids, mc: mcSeqno },
       ),
   );
   const messages = await messagesOf(store, txs);
@@ -218,18 +226,30 @@ export async function readTraceInputs(store: Store, traces: readonly TraceRecord
   return out;
 }
 
+/** A transaction's own copy of its messages; undefined when it has none (or none that reads: a block must not stop on it). */
+function storedMessages(text: string): StoredMessage[] | undefined {
+  if (!text) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? (v as StoredMessage[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The messages of these transactions by direction, transaction and hash: from the transactions' own copy, else (rows stored before it) from `messages`. */
 async function messagesOf(store: Store, txs: readonly StoredTransaction[]): Promise<Map<string, StoredMessage>> {
   const out = new Map<string, StoredMessage>();
   const missing: string[] = [];
   const missingTxs: string[] = [];
   for (const t of txs) {
-    if (!t.messages) {
+    const stored = storedMessages(t.messages);
+    if (!stored) {
       missing.push(...(t.in_msg_hash ? [t.in_msg_hash] : []), ...t.out_msg_hashes);
       missingTxs.push(t.hash);
       continue;
     }
-    for (const m of JSON.parse(t.messages) as (StoredMessage & { tx_hash?: string })[]) out.set(`${m.direction}:${t.hash}:${m.msg_hash}`, m);
+    for (const m of stored) out.set(`${m.direction}:${t.hash}:${m.msg_hash}`, m);
   }
   const rows = await chunked(missing, (hashes) =>
     select<StoredMessage & { tx_hash: string }>(
