@@ -54,7 +54,7 @@ export interface NftAuctionFacts {
   royaltyAddress?: string | null;
 }
 
-/** A multisig v2 order contract (its get_order_data). */
+/** A multisig v2 order contract (toncenter's MultisigOrder: its get_order_data, or read from its data). */
 export interface MultisigOrderFacts {
   address: string;
   multisigAddress: string | null;
@@ -66,6 +66,7 @@ export interface MultisigOrderFacts {
   expirationDate: number | null;
   /** base64 BoC of the order's actions */
   orderBoc: string | null;
+  /** the signers of the order, raw addresses in index order */
   signers: string[];
 }
 
@@ -89,19 +90,6 @@ export interface NominatorPoolFacts {
   address: string;
 }
 
-/** A multisig v2 order (toncenter's MultisigOrder, from the order's data). */
-export interface MultisigOrderFacts {
-  address: string;
-  multisigAddress: string;
-  /** the signers of the order, raw addresses in index order */
-  signers: string[];
-  orderSeqno?: bigint;
-  threshold?: number;
-  sentForExecution?: boolean;
-  approvalsNum?: number;
-  expirationDate?: number;
-}
-
 /** What is known of one address: absent keys are interfaces it does not have. */
 export interface ContractFacts {
   jettonWallet?: JettonWalletFacts;
@@ -113,7 +101,6 @@ export interface ContractFacts {
   multisigOrder?: MultisigOrderFacts;
   dataBoc?: DataBocFacts;
   nominatorPool?: NominatorPoolFacts;
-  multisigOrder?: MultisigOrderFacts;
   /** toncenter's interface names the decoder detected (e.g. "nft_collection", "multisig_v2", "vesting_wallet"), when known */
   interfaces?: string[];
 }

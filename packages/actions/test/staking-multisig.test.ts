@@ -75,7 +75,7 @@ const signersCell = (() => {
 })();
 
 const orderFacts: Record<string, ContractFacts> = {
-  [ORDER]: { multisigOrder: { address: ORDER, multisigAddress: MULTISIG, signers: [SIGNER_A, SIGNER_B] } },
+  [ORDER]: { multisigOrder: { address: ORDER, multisigAddress: MULTISIG, signers: [SIGNER_A, SIGNER_B], orderSeqno: 0n, threshold: 2, sentForExecution: false, approvalsMask: 0n, approvalsNum: 0, expirationDate: null, orderBoc: null } },
 };
 
 describe("multisig v2", () => {

@@ -3,7 +3,7 @@
 // after their traces were classified), classified with the decoder's facts as of the block. Pure
 // reads and a deterministic classifier: the same block gives the same rows, so a block decoded
 // again after a crash writes what it wrote before.
-import { addressesToLookUp, type ActionRow, type Classification, classifyTrace, MapInterfaceLookup, type TraceInput } from "@tongate/actions";
+import { addressesToLookUp, type ActionRow, type Classification, classifyTrace, type ContractFacts, MapInterfaceLookup, relatedAddresses, type TraceInput } from "@tongate/actions";
 import type { Logger } from "@tongate/runtime";
 import { actionRow, classificationRow, KEY_COLUMNS, type KeyTraceActions, select, type Store } from "@tongate/store";
 import type { Decided } from "../pending.js";
@@ -131,7 +131,11 @@ export async function classifyBlock(store: Store, mcSeqno: number, decided: Deci
   const inputs = await readTraceInputs(store, traces, MAX_TRACE_TRANSACTIONS, mcSeqno);
   // most blocks complete only the masterchain's tick-tock traces, which consult no facts
   const addresses = [...inputs.values()].filter((i) => !loneTickTock(i)).flatMap(addressesToLookUp);
-  const facts = new MapInterfaceLookup(addresses.length ? await factsAt(store, addresses, mcSeqno) : new Map());
+  const known = addresses.length ? await factsAt(store, addresses, mcSeqno) : new Map<string, ContractFacts>();
+  // a second round for what the facts name outside the trace (the item of a sale or an auction)
+  const related = [...known.values()].flatMap(relatedAddresses).filter((a) => !known.has(a));
+  if (related.length) for (const [a, f] of await factsAt(store, related, mcSeqno)) known.set(a, f);
+  const facts = new MapInterfaceLookup(known);
   // a trace that started in this block was never classified before it; the others may have been
   // (classified again, or complete once and extended since)
   const previous = await actionsBefore(store, traces.filter((t) => Number(t.mc_seqno_start) < mcSeqno || !completedIds.has(t.trace_id)).map((t) => t.trace_id), mcSeqno);

@@ -49,7 +49,7 @@ export async function factsAt(store: Store, addresses: Iterable<string>, mcSeqno
       select<Record<string, unknown>>(store, latest("account_interfaces", "address, interfaces"), params),
       select<Record<string, unknown>>(store, latest("jetton_masters", "address, admin_address"), params),
       select<Record<string, unknown>>(store, latest("jetton_wallets", "address, owner, jetton, balance, verdict"), params),
-      select<Record<string, unknown>>(store, latest("nft_items", "address, init, nft_index, collection_address, owner_address, content, verdict"), params),
+      select<Record<string, unknown>>(store, latest("nft_items", "address, init, nft_index, collection_address, owner_address, content, code_hash, verdict"), params),
       select<Record<string, unknown>>(
         store,
         latest("nft_sales", "address, type, nft_address, nft_owner_address, marketplace_address, full_price, is_complete, marketplace_fee_address, marketplace_fee, royalty_address, royalty_amount, last_bid, min_bid, max_bid, mp_fee_address, royalty_fee_address"),
@@ -71,6 +71,7 @@ export async function factsAt(store: Store, addresses: Iterable<string>, mcSeqno
         collectionAddress: strOrNull(r.collection_address),
         ownerAddress: strOrNull(r.owner_address),
         content: contentOf(r.content),
+        codeHash: strOrNull(r.code_hash),
       };
     }
     for (const r of sales) {
@@ -103,5 +104,25 @@ export async function factsAt(store: Store, addresses: Iterable<string>, mcSeqno
       }
     }
   }
+  // contracts whose matchers read their data themselves (a multisig order's signers and threshold)
+  const withData = [...out].filter(([, f]) => f.interfaces?.some((i) => DATA_INTERFACES.has(i))).map(([a]) => a);
+  for (let i = 0; i < withData.length; i += CHUNK) {
+    const params = { addresses: withData.slice(i, i + CHUNK), mc: mcSeqno };
+    for (const r of await select<{ account: string; data_boc: string }>(store, LATEST_DATA, params)) {
+      entry(r.account).dataBoc = { account: r.account, dataBoc: r.data_boc };
+    }
+  }
   return out;
 }
+
+/** Interfaces whose matchers parse the contract's data (ContractFacts.dataBoc). */
+const DATA_INTERFACES = new Set(["multisig_order_v2"]);
+
+/**
+ * The latest data of each account among its states up to the block's last transaction (an order
+ * destroyed when it executes keeps the data it had before).
+ */
+const LATEST_DATA = `SELECT account, argMax(data_boc, last_trans_lt) AS data_boc FROM account_states
+  WHERE account IN {addresses:Array(String)} AND data_boc IS NOT NULL
+    AND last_trans_lt <= (SELECT max(lt) FROM transactions WHERE account IN {addresses:Array(String)} AND mc_seqno <= {mc:UInt32})
+  GROUP BY account`;

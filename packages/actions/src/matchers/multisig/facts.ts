@@ -1,7 +1,7 @@
 // A multisig v2 order's facts from its persistent data, for a caller that has the order's state
 // (the decoder) and for the matchers when the lookup carries the data instead of the parsed order.
-import { Cell } from "@ton/core";
-import { loadMultisigOrderStorage } from "@tongate/contracts";
+import { beginCell, Cell } from "@ton/core";
+import { loadMultisigOrderStorage, storeMultisigOrder } from "@tongate/contracts";
 import { rawAddress } from "../../engine/cells.js";
 import type { ContractFacts, MultisigOrderFacts } from "../../interfaces.js";
 
@@ -14,13 +14,15 @@ export function multisigOrderFactsFromData(address: string, dataBoc: string): Mu
     const signers = [...init.signers.keys()].sort((a, b) => a - b).map((k) => rawAddress(init.signers.get(k))!);
     return {
       address,
-      multisigAddress: rawAddress(storage.multisigAddress)!,
+      multisigAddress: rawAddress(storage.multisigAddress),
       signers,
       orderSeqno: storage.orderSeqno,
       threshold: init.threshold,
       sentForExecution: init.sentForExecution,
+      approvalsMask: init.approvalsMask,
       approvalsNum: init.approvalsNum,
       expirationDate: init.expirationDate,
+      orderBoc: beginCell().store(storeMultisigOrder(init.order)).endCell().refs[0]!.toBoc().toString("base64"),
     };
   } catch {
     return null;
