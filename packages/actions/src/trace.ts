@@ -53,6 +53,8 @@ export interface TraceTransaction {
   /** null when the compute phase was skipped */
   computeExitCode: number | null;
   computeSkipped: boolean;
+  /** why the compute phase was skipped (no_state, bad_state, no_gas, suspended), when it was and it is known */
+  computeSkipReason?: string | null;
   /** the action phase's result code, when there was one */
   actionResultCode: number | null;
   /** the bounce phase: ok, nofunds, negfunds; null when none */
