@@ -412,3 +412,40 @@ export function checkCase(c: FixtureCase, actions: readonly Record<string, unkno
 export function stringify(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x)) ?? "undefined";
 }
+
+// ---- the same expectations through API v3's rendering ----------------------------------------
+
+/**
+ * Checks an expected action's values against the action as API v3 renders it, through the
+ * details fields of its type: a row key (or `<kind>_data` sub-key) that some details key is
+ * read from must show the same value there (integers as decimal strings). Keys with no details
+ * counterpart are skipped.
+ */
+export function apiProblems(
+  exp: { type: string; values: JsonObject },
+  api: { details: Record<string, unknown> },
+  fields: readonly (readonly [string, string, number, string | null])[] | undefined,
+): string[] {
+  if (!fields) return [];
+  const problems: string[] = [];
+  const check = (path: string, want: Json) => {
+    for (const [key, , , p] of fields) {
+      if (p !== path || key === "*") continue;
+      const got = api.details[key];
+      const ok =
+        want === null
+          ? got === null || got === undefined
+          : typeof want === "number" && Number.isInteger(want)
+            ? got === String(want) || got === want
+            : typeof want === "string" || typeof want === "boolean"
+              ? got === want || got === String(want)
+              : true;
+      if (!ok) problems.push(`details.${key} (${path}): want ${JSON.stringify(want)}, got ${stringify(got)}`);
+    }
+  };
+  for (const [k, v] of Object.entries(exp.values)) {
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) for (const [sk, sv] of Object.entries(v)) check(`${k}.${sk}`, sv);
+    else check(k, v);
+  }
+  return problems;
+}
