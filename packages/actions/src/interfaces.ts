@@ -25,6 +25,8 @@ export interface NftItemFacts {
   ownerAddress: string | null;
   /** whatever metadata is known (name, description, image, uri, domain, ...) */
   content: Record<string, string> | null;
+  /** the item's code hash (base64), when known: tells .ton domains apart */
+  codeHash?: string | null;
 }
 
 export interface NftSaleFacts {
@@ -91,4 +93,16 @@ export class MapInterfaceLookup implements InterfaceLookup {
   facts(address: string): ContractFacts | undefined {
     return this.map.get(address);
   }
+}
+
+/**
+ * Addresses outside the trace whose facts a matcher may read because of what `f` says (an auction's
+ * item: a bid shows the item's collection and index). The caller gathers them in a second round
+ * after the facts of addressesToLookUp.
+ */
+export function relatedAddresses(f: ContractFacts): string[] {
+  const out: string[] = [];
+  if (f.nftAuction) out.push(f.nftAuction.nftAddress);
+  if (f.nftSale) out.push(f.nftSale.nftAddress);
+  return out;
 }
