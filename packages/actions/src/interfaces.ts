@@ -69,6 +69,24 @@ export interface DataBocFacts {
   lockWalletAddress?: string | null;
 }
 
+/** toncenter's NominatorPool: an account whose code is the TON nominator pool's (tv_pool). */
+export interface NominatorPoolFacts {
+  address: string;
+}
+
+/** A multisig v2 order (toncenter's MultisigOrder, from the order's data). */
+export interface MultisigOrderFacts {
+  address: string;
+  multisigAddress: string;
+  /** the signers of the order, raw addresses in index order */
+  signers: string[];
+  orderSeqno?: bigint;
+  threshold?: number;
+  sentForExecution?: boolean;
+  approvalsNum?: number;
+  expirationDate?: number;
+}
+
 /** What is known of one address: absent keys are interfaces it does not have. */
 export interface ContractFacts {
   jettonWallet?: JettonWalletFacts;
@@ -78,6 +96,8 @@ export interface ContractFacts {
   nftAuction?: NftAuctionFacts;
   dedustPool?: DedustPoolFacts;
   dataBoc?: DataBocFacts;
+  nominatorPool?: NominatorPoolFacts;
+  multisigOrder?: MultisigOrderFacts;
   /** toncenter's interface names the decoder detected (e.g. "nft_collection", "multisig_v2", "vesting_wallet"), when known */
   interfaces?: string[];
 }
