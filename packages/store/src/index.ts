@@ -15,9 +15,11 @@ export {
 export { KeyIndexEnv, KeyTables, openKeyIndexEnv, type KeyTableOptions, type KeyTablesLayout, type KeyTablesMeta } from "./key-index/env.js";
 export { accountKey, ACCOUNT_BYTES, HASH_BYTES, hashKey, LT_BYTES, ltBytes, prefixEnd, u32Bytes } from "./key-index/keys.js";
 export { storeFlags, storeKey, storeOptionsOf, storeProvision } from "./resource.js";
-export { DecodedKeys, DESTINATION, itemOrderKey, SOURCE, type TransferEntry } from "./decoded-keys/decoded-keys.js";
-export { DECODED_KEYS, DECODED_KEYS_FORMAT, DECODER_CHECKPOINT, DECODER_OWNER, indexBytes, itemKey, optionalAccountKey, tokenKey, transferKey, uriKey, versionBytes, walletKey } from "./decoded-keys/layout.js";
+export { type AccountActionEntry, type ActionPosition, DecodedKeys, DESTINATION, itemOrderKey, SOURCE, type TransferEntry } from "./decoded-keys/decoded-keys.js";
+export { actionAccountKey, DECODED_KEYS, DECODED_KEYS_FORMAT, DECODER_CHECKPOINT, DECODER_OWNER, indexBytes, textKey, itemKey, optionalAccountKey, tokenKey, transferKey, uriKey, versionBytes, walletKey } from "./decoded-keys/layout.js";
 export {
+  actionRow,
+  classificationRow,
   collectionRow,
   emptyKeyRows,
   fetchRow,
@@ -27,7 +29,11 @@ export {
   tokenRow,
   transferRow,
   walletRow,
+  type ClassificationState,
   type DecodedKeyRows,
+  type KeyActionRow,
+  type KeyClassificationRow,
+  type KeyTraceActions,
   type KeyFetchRow,
   type KeyTokenRow,
   type KeyCollectionRow,

@@ -2,6 +2,8 @@
 // v3's key readers use): what a decoded block puts in them, and their rebuild from the decoder's
 // ClickHouse tables at its checkpoint.
 import {
+  actionRow,
+  classificationRow,
   collectionRow,
   DECODED_KEYS,
   DECODER_CHECKPOINT,
@@ -12,7 +14,9 @@ import {
   interfacesRow,
   itemRow,
   KEY_COLUMNS,
+  type KeyActionRow,
   type KeyIndexSchema,
+  type KeyTraceActions,
   type KeyTransferRow,
   type RebuildContext,
   select,
@@ -138,8 +142,47 @@ export async function rebuildDecodedKeys({ store, keys: tables, signal, progress
     done += rows.length;
     progress({ done, total: done });
   }
+  for (let after = ""; ; ) {
+    if (signal?.aborted) return false;
+    const traces = await currentClassifications(store, upTo, after, TRACE_CHUNK);
+    if (!traces.length) break;
+    await keys.write({ ...emptyKeyRows(), traces });
+    after = traces[traces.length - 1]!.classification.trace_id;
+    done += traces.length;
+    progress({ done, total: done });
+  }
   await keys.setDecoded(upTo);
   return true;
+}
+
+/** Traces per chunk of a rebuild (each with its actions). */
+const TRACE_CHUNK = 2_000;
+
+/**
+ * The classifications current at block `upTo` (the latest version at or before it) of the traces
+ * after `after` in trace id order, with their actions (the latest row per action at or before it,
+ * not deleted): the version rule of the actions tables (store/migrations/0004_actions.sql).
+ */
+export async function currentClassifications(store: Store, upTo: number, after: string, n: number): Promise<KeyTraceActions[]> {
+  const records = await select<Record<string, unknown>>(
+    store,
+    `SELECT ${KEY_COLUMNS.trace_classifications} FROM trace_classifications WHERE version <= {upTo:UInt32} AND trace_id > {after:String}
+      ORDER BY trace_id, version DESC LIMIT 1 BY trace_id LIMIT {n:UInt32}`,
+    { upTo, after, n },
+  );
+  if (!records.length) return [];
+  const ids = records.map((r) => String(r.trace_id));
+  const rows = await select<Record<string, unknown>>(
+    store,
+    `SELECT ${KEY_COLUMNS.actions} FROM (
+       SELECT ${KEY_COLUMNS.actions}, deleted FROM actions WHERE trace_id IN {ids:Array(String)} AND version <= {upTo:UInt32}
+       ORDER BY trace_id, action_id, version DESC LIMIT 1 BY trace_id, action_id)
+     WHERE NOT deleted`,
+    { ids, upTo },
+  );
+  const byTrace = new Map<string, KeyActionRow[]>();
+  for (const r of rows.map(actionRow)) byTrace.set(r.trace_id, [...(byTrace.get(r.trace_id) ?? []), r]);
+  return records.map(classificationRow).map((classification) => ({ classification, actions: byTrace.get(classification.trace_id) ?? [] }));
 }
 
 /** One chunk of a table's rows at or before the checkpoint, in its sorting key's order (after the key k0, k1, … when `following`). */

@@ -4,6 +4,7 @@
 // nothing. Indexing never waits for it.
 import { type DecodedKeys, DECODER_CHECKPOINT, getCheckpoint, setCheckpoint, type Store } from "@tongate/store";
 import type { EventBus, Logger, Subscription } from "@tongate/runtime";
+import { classifyBlock } from "./actions/classify-block.js";
 import { decodeBlock } from "./decode-block.js";
 import { indexedBlocksAfter } from "./inputs.js";
 import type { ItemContents } from "./item-content.js";
@@ -13,7 +14,7 @@ import type { StateReader } from "./read-state.js";
 import type { Verdicts } from "./verdicts.js";
 import type { DecodedRows } from "./rows.js";
 import { TransientFailure } from "./transient.js";
-import { insertDecodedRows } from "./write.js";
+import { insertActionsRows, insertDecodedRows } from "./write.js";
 
 /** The indexer's checkpoint: the last masterchain block whose rows it has stored. */
 export const INDEXER_CHECKPOINT = "follower";
@@ -35,6 +36,14 @@ export interface DecoderStatus {
   accountsFailed: number;
   /** attempts of a block given up for a transient failure (the emulator busy or slow, the liteserver away) */
   transientRetries: number;
+  /** traces classified when a block completed them, since start */
+  tracesClassified: number;
+  /** traces classified again for a wallet or item confirmed after them, since start */
+  tracesReclassified: number;
+  /** classifications that failed (one unknown action each), since start */
+  tracesFailed: number;
+  /** traces not classified (above toncenter's 4,000 transactions), since start */
+  tracesBroken: number;
   lastError?: string;
 }
 
@@ -50,6 +59,8 @@ export interface DecoderRunOptions {
   log: Logger;
   /** called after each block (metrics) */
   onBlock?: (mcSeqno: number, ms: number, rows: number) => void;
+  /** called after each block's classifications (metrics): traces classified, failed, and the time taken */
+  onClassified?: (c: { classified: number; reclassified: number; failed: number; broken: number; ms: number }) => void;
   /** called with a block's rows once it is checkpointed (the metadata worker takes its URIs) */
   onRows?: (rows: DecodedRows) => void;
 }
@@ -59,7 +70,7 @@ export class DecoderRun {
   private wake?: () => void;
   private sub?: Subscription;
   private loop?: Promise<void>;
-  private readonly s: DecoderStatus = { running: false, decodedSeqno: 0, indexedSeqno: 0, lagBlocks: 0, blocksDecoded: 0, accountsFailed: 0, transientRetries: 0 };
+  private readonly s: DecoderStatus = { running: false, decodedSeqno: 0, indexedSeqno: 0, lagBlocks: 0, blocksDecoded: 0, accountsFailed: 0, transientRetries: 0, tracesClassified: 0, tracesReclassified: 0, tracesFailed: 0, tracesBroken: 0 };
   /** the block being retried after a transient failure, and its attempts so far */
   private retrying = { mcSeqno: 0, attempts: 0 };
 
@@ -123,14 +134,25 @@ export class DecoderRun {
     const refused = await insertDecodedRows(this.o.store, rows);
     for (const r of refused) this.o.log.warn({ table: r.table, mcSeqno, reason: r.reason }, "decoder: ClickHouse refused a row; the block goes on without it");
     await confirmEvents(this.o.store, decided, mcSeqno);
+    // the traces the block completed, and those of what it confirmed late, with the facts as of it (its own rows included)
+    const classifyStarted = performance.now();
+    const classified = await classifyBlock(this.o.store, mcSeqno, decided, this.o.log);
+    const refusedActions = await insertActionsRows(this.o.store, classified.rows);
+    const classifyMs = performance.now() - classifyStarted;
+    for (const r of refusedActions) this.o.log.warn({ table: r.table, mcSeqno, reason: r.reason }, "decoder: ClickHouse refused an action row; the block goes on without it");
     // the key tables' rows before the checkpoint (staged: readers see them once it is set)
     if (this.o.keys) {
       const late = decided.jettonWallets.length ? await lateTransfers(this.o.store, decided) : [];
-      await this.o.keys.stage(mcSeqno, keyRowsOf(rows, late, refused));
+      await this.o.keys.stage(mcSeqno, { ...keyRowsOf(rows, late, refused), traces: classified.keys });
     }
     await this.advance(mcSeqno);
     this.s.blocksDecoded++;
     this.s.accountsFailed += failures.length + refused.length;
+    this.s.tracesClassified += classified.classified;
+    this.s.tracesReclassified += classified.reclassified;
+    this.s.tracesFailed += classified.failed;
+    this.s.tracesBroken += classified.broken;
+    this.o.onClassified?.({ classified: classified.classified, reclassified: classified.reclassified, failed: classified.failed, broken: classified.broken, ms: classifyMs });
     for (const f of failures.slice(0, 3)) this.o.log.debug({ account: f.account, mcSeqno }, `decoder: state not read: ${f.reason}`);
     const count = Object.values(rows).reduce((n, r: unknown[]) => n + r.length, 0);
     const ms = performance.now() - started;

@@ -43,6 +43,9 @@ export const decoderService = defineService({
     const metrics = new Registry();
     const blocks = new Counter({ name: "tongate_decoder_blocks_total", help: "masterchain blocks decoded", registers: [metrics] });
     const seconds = new Histogram({ name: "tongate_decoder_block_seconds", help: "time to decode and write one masterchain block", buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [metrics] });
+    const traces = new Counter({ name: "tongate_decoder_traces_classified_total", help: "traces classified, by why: completed (a block completed them) or reclassified (a wallet or item they touch was confirmed later)", labelNames: ["reason"], registers: [metrics] });
+    const tracesFailed = new Counter({ name: "tongate_decoder_traces_failed_total", help: "traces the classifier failed on (one unknown action each) or did not classify (broken: above 4,000 transactions)", labelNames: ["state"], registers: [metrics] });
+    const classifySeconds = new Histogram({ name: "tongate_decoder_classify_seconds", help: "time to classify and write one masterchain block's traces", buckets: [0.001, 0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [metrics] });
     const worker = ctx.options.decode && ctx.options.metadata.fetch ? new MetadataWorker({ ...ctx.options.metadata.fetcher, store, keys, log: ctx.log }) : undefined;
     const run = new DecoderRun({
       store,
@@ -55,6 +58,13 @@ export const decoderService = defineService({
       onBlock: (_mc, ms) => {
         blocks.inc();
         seconds.observe(ms / 1000);
+      },
+      onClassified: (c) => {
+        traces.inc({ reason: "completed" }, c.classified);
+        traces.inc({ reason: "reclassified" }, c.reclassified);
+        tracesFailed.inc({ state: "failed" }, c.failed);
+        tracesFailed.inc({ state: "broken" }, c.broken);
+        classifySeconds.observe(c.ms / 1000);
       },
       onRows: worker && ((rows) => worker.enqueue(rows.token_metadata.map((t) => t.uri))),
     });

@@ -2,6 +2,7 @@
 // decodes the block again, which writes the same rows (same keys and versions), so nothing is lost
 // or counted twice.
 import type { Store } from "@tongate/store";
+import type { ActionsRows } from "./actions/rows.js";
 import type { DecodedRows } from "./rows.js";
 
 /** ClickHouse refused a row's value (a number out of its column's range, text where a number goes): a fact of that row, not of the store. */
@@ -14,7 +15,7 @@ export interface Refused {
   reason: string;
 }
 
-async function insertRows<T>(store: Store, table: string, values: T[], refused: Refused[]): Promise<void> {
+export async function insertRows<T>(store: Store, table: string, values: T[], refused: Refused[]): Promise<void> {
   if (values.length === 0) return;
   try {
     await store.client.insert<T>({ table, values, format: "JSONEachRow" });
@@ -45,5 +46,14 @@ export async function insertDecodedRows(store: Store, rows: DecodedRows): Promis
   await insertRows(store, "jetton_transfers", rows.jetton_transfers, refused);
   await insertRows(store, "jetton_burns", rows.jetton_burns, refused);
   await insertRows(store, "nft_transfers", rows.nft_transfers, refused);
+  return refused;
+}
+
+/** A block's classifications: actions and their accounts first, the traces' records last (a reader that goes by a record finds its actions). */
+export async function insertActionsRows(store: Store, rows: ActionsRows): Promise<Refused[]> {
+  const refused: Refused[] = [];
+  await insertRows(store, "actions", rows.actions, refused);
+  await insertRows(store, "action_accounts", rows.action_accounts, refused);
+  await insertRows(store, "trace_classifications", rows.trace_classifications, refused);
   return refused;
 }

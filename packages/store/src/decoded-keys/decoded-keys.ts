@@ -18,11 +18,16 @@
 // owner change moves the item's entries; the rows keep their verdict and readers list confirmed
 // ones only. Transfers are kept when listed (confirmed, not aborted); a wallet confirmed late gets
 // its transfers in the block that confirmed it, as ClickHouse rewrites them there.
+//
+// Actions: a trace's classification replaces the trace's entries whole (its record, its actions
+// and their entries by id, account and transaction) when it is of the same or a later version than
+// the one kept, so that a re-classification leaves nothing of the one before and a block applied
+// twice writes the same bytes.
 import type { Database } from "lmdb";
 import type { KeyTables } from "../key-index/env.js";
 import { ACCOUNT_BYTES, accountKey, HASH_BYTES, hashKey, LT_BYTES, ltBytes, prefixEnd, u32Bytes } from "../key-index/keys.js";
-import { INDEX_BYTES, indexBytes, optionalAccountKey, tokenKey, transferKey, uriKey, VERSION_BYTES, versionBytes, walletKey } from "./layout.js";
-import type { DecodedKeyRows, KeyCollectionRow, KeyFetchRow, KeyItemRow, KeyTokenRow, KeyTransferRow, KeyWalletRow } from "./rows.js";
+import { actionAccountKey, INDEX_BYTES, indexBytes, optionalAccountKey, textKey, tokenKey, transferKey, uriKey, VERSION_BYTES, versionBytes, walletKey } from "./layout.js";
+import type { DecodedKeyRows, KeyActionRow, KeyClassificationRow, KeyCollectionRow, KeyFetchRow, KeyItemRow, KeyTokenRow, KeyTraceActions, KeyTransferRow, KeyWalletRow } from "./rows.js";
 
 const EMPTY = Buffer.alloc(0);
 const DECODED = Buffer.from("decoded");
@@ -50,6 +55,19 @@ export interface TransferEntry {
   master: string;
 }
 
+/** A place in an account's actions (toncenter's action_accounts order): a page starts after it. */
+export interface ActionPosition {
+  traceEndLt: bigint;
+  traceId: string;
+  endLt: bigint;
+  actionId: string;
+}
+
+/** One entry of an account's actions, in key order, with its action. */
+export interface AccountActionEntry extends ActionPosition {
+  action: KeyActionRow;
+}
+
 export class DecodedKeys {
   private readonly progress: Database<Buffer, Buffer>;
   private readonly staged: Database<Buffer, Buffer>;
@@ -66,6 +84,11 @@ export class DecodedKeys {
   private readonly detected: Database<Buffer, Buffer>;
   private readonly tokens: Database<Buffer, Buffer>;
   private readonly fetches: Database<Buffer, Buffer>;
+  private readonly classifications: Database<Buffer, Buffer>;
+  private readonly actions: Database<Buffer, Buffer>;
+  private readonly actionIds: Database<Buffer, Buffer>;
+  private readonly actionsByAccount: Database<Buffer, Buffer>;
+  private readonly actionsByTransaction: Database<Buffer, Buffer>;
 
   private constructor(readonly tables: KeyTables) {
     this.progress = tables.table("progress");
@@ -83,6 +106,11 @@ export class DecodedKeys {
     this.detected = tables.table("interfaces");
     this.tokens = tables.table("token_metadata");
     this.fetches = tables.table("metadata_fetches");
+    this.classifications = tables.table("trace_classifications");
+    this.actions = tables.table("actions");
+    this.actionIds = tables.table("actions_by_id");
+    this.actionsByAccount = tables.table("actions_by_account");
+    this.actionsByTransaction = tables.table("actions_by_transaction");
   }
 
   /** Over the decoder's tables (the decoder's registration, or a reader's view: `env.tables(DECODER_OWNER, DECODED_KEYS)`). */
@@ -155,6 +183,38 @@ export class DecodedKeys {
     for (const r of rows.interfaces) this.putVersioned(this.detected, r.address, r.last_transaction_lt, r.mc_seqno, json(r.interfaces));
     for (const r of rows.jettonTransfers) this.putTransfer(r);
     for (const r of rows.tokens) this.putVersionedKey(this.tokens, tokenKey(r.address, r.type), r.last_transaction_lt, r.mc_seqno, json(r));
+    for (const t of rows.traces ?? []) this.putTrace(t);
+  }
+
+  /** A trace's classification in place of the one kept, unless that one is newer. */
+  private putTrace({ classification, actions }: KeyTraceActions): void {
+    const key = textKey(classification.trace_id);
+    const had = this.classifications.get(key);
+    if (had && parse<KeyClassificationRow>(had, 0).version > classification.version) return;
+    this.removeActions(classification.trace_id);
+    this.classifications.put(key, json(classification));
+    for (const a of actions) {
+      const trace = textKey(a.trace_id);
+      const id = textKey(a.action_id);
+      this.actions.put(Buffer.concat([trace, id]), json(a));
+      this.actionIds.put(Buffer.concat([id, trace]), EMPTY);
+      for (const account of new Set(a.accounts)) this.actionsByAccount.put(actionAccountKey(account, a.trace_end_lt, a.trace_id, a.end_lt, a.action_id), EMPTY);
+      for (const tx of new Set(a.tx_hashes)) this.actionsByTransaction.put(Buffer.concat([hashKey(tx), trace, id]), EMPTY);
+    }
+  }
+
+  /** Every entry of a trace's actions (inside a write transaction). */
+  private removeActions(traceId: string): void {
+    const trace = textKey(traceId);
+    const old: KeyActionRow[] = [];
+    for (const { value } of this.actions.getRange({ start: trace, end: prefixEnd(trace) })) old.push(parse<KeyActionRow>(Buffer.from(value), 0));
+    for (const a of old) {
+      const id = textKey(a.action_id);
+      this.actions.remove(Buffer.concat([trace, id]));
+      this.actionIds.remove(Buffer.concat([id, trace]));
+      for (const account of new Set(a.accounts)) this.actionsByAccount.remove(actionAccountKey(account, a.trace_end_lt, a.trace_id, a.end_lt, a.action_id));
+      for (const tx of new Set(a.tx_hashes)) this.actionsByTransaction.remove(Buffer.concat([hashKey(tx), trace, id]));
+    }
   }
 
   /**
@@ -354,6 +414,92 @@ export class DecodedKeys {
     return out;
   }
 
+  /** The current classification of each of these traces that has one. */
+  classificationRows(traceIds: Iterable<string>): Map<string, KeyClassificationRow> {
+    const out = new Map<string, KeyClassificationRow>();
+    for (const t of traceIds) {
+      if (out.has(t)) continue;
+      const value = this.classifications.get(textKey(t));
+      if (value) out.set(t, parse<KeyClassificationRow>(value, 0));
+    }
+    return out;
+  }
+
+  /** The actions of each of these traces, in the classifier's order (a trace not classified: absent). */
+  actionsOfTraces(traceIds: Iterable<string>): Map<string, KeyActionRow[]> {
+    const out = new Map<string, KeyActionRow[]>();
+    for (const [traceId, c] of this.classificationRows(traceIds)) {
+      const trace = textKey(traceId);
+      const rows: KeyActionRow[] = [];
+      for (const id of c.action_ids) {
+        const value = this.actions.get(Buffer.concat([trace, textKey(id)]));
+        if (value) rows.push(parse<KeyActionRow>(value, 0));
+      }
+      out.set(traceId, rows);
+    }
+    return out;
+  }
+
+  /** The actions of these ids (of any trace), in the order asked, each once. */
+  actionsById(actionIds: Iterable<string>): KeyActionRow[] {
+    const out: KeyActionRow[] = [];
+    const seen = new Set<string>();
+    for (const actionId of actionIds) {
+      if (seen.has(actionId)) continue;
+      seen.add(actionId);
+      const id = textKey(actionId);
+      for (const key of this.actionIds.getKeys({ start: id, end: prefixEnd(id) })) {
+        const value = this.actions.get(Buffer.concat([Buffer.from(key.subarray(id.length)), id]));
+        if (value) out.push(parse<KeyActionRow>(value, 0));
+      }
+    }
+    return out;
+  }
+
+  /** The actions these transactions are in (by transaction hash, base64), each once, in (trace id, action id) order per transaction. */
+  actionsOfTransactions(txHashes: Iterable<string>): KeyActionRow[] {
+    const out: KeyActionRow[] = [];
+    const seen = new Set<string>();
+    for (const hash of new Set(txHashes)) {
+      const prefix = hashKey(hash);
+      if (prefix.length !== HASH_BYTES) continue;
+      for (const key of this.actionsByTransaction.getKeys({ start: prefix, end: prefixEnd(prefix) })) {
+        const ids = Buffer.from(key.subarray(HASH_BYTES));
+        const k = ids.toString("latin1");
+        if (seen.has(k)) continue;
+        seen.add(k);
+        const value = this.actions.get(ids);
+        if (value) out.push(parse<KeyActionRow>(value, 0));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * An account's actions in toncenter's action_accounts order (trace_end_lt, trace_id, end_lt,
+   * action_id): ascending, or descending with `reverse`; strictly after `after` in that direction
+   * (a cursor), within inclusive trace_end_lt bounds. The reader filters (types, times) and counts
+   * (offset, limit) as it goes.
+   */
+  *actionsOfAccount(account: string, o: { reverse: boolean; after?: ActionPosition; startLt?: bigint; endLt?: bigint }): Generator<AccountActionEntry> {
+    const prefix = accountKey(account);
+    let low: Buffer = Buffer.concat([prefix, ltBytes(o.startLt ?? 0n)]);
+    let high: Buffer = o.endLt === undefined || o.endLt >= (1n << 64n) - 1n ? prefixEnd(prefix) : Buffer.concat([prefix, ltBytes(o.endLt + 1n)]);
+    if (o.after) {
+      const at = actionAccountKey(account, o.after.traceEndLt, o.after.traceId, o.after.endLt, o.after.actionId);
+      if (o.reverse) high = Buffer.compare(at, high) < 0 ? at : high;
+      else low = Buffer.compare(prefixEnd(at), low) > 0 ? prefixEnd(at) : low;
+    }
+    if (Buffer.compare(low, high) >= 0) return;
+    const range = o.reverse ? { start: high, end: low, reverse: true, exclusiveStart: true, inclusiveEnd: true } : { start: low, end: high };
+    for (const key of this.actionsByAccount.getKeys(range)) {
+      const k = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+      const position = actionPositionOf(k);
+      const value = this.actions.get(Buffer.concat([textKey(position.traceId), textKey(position.actionId)]));
+      if (value) yield { ...position, action: parse<KeyActionRow>(value, 0) };
+    }
+  }
+
   /** Every entry of every table, then the meta (to compare two indexes whole). */
   contents(): Generator<{ table: string; key: string; value: string }> {
     return this.tables.contents();
@@ -362,6 +508,20 @@ export class DecodedKeys {
 
 /** The key of an item's place in an owner's list past the owner: collection + index + address. */
 export const itemOrderKey = (collection: string, index: string, address: string): Buffer => Buffer.concat([optionalAccountKey(collection), indexBytes(index), accountKey(address)]);
+
+/** An actions_by_account key (past nothing: the account first) back to its parts. */
+function actionPositionOf(k: Buffer): ActionPosition {
+  let at = ACCOUNT_BYTES;
+  const traceEndLt = k.readBigUInt64BE(at);
+  at += LT_BYTES;
+  const traceEnd = k.indexOf(0, at);
+  const traceId = k.toString("utf8", at, traceEnd);
+  at = traceEnd + 1;
+  const endLt = k.readBigUInt64BE(at);
+  at += LT_BYTES;
+  const actionId = k.toString("utf8", at, k.indexOf(0, at));
+  return { traceEndLt, traceId, endLt, actionId };
+}
 
 /** An account key back to its raw form. */
 function rawOf(key: Buffer): string {

@@ -16,7 +16,7 @@ export const DECODER_OWNER = "decoder";
 export const DECODER_CHECKPOINT = "decoder";
 
 /** Bumped when the stored form changes: tables of another format are rebuilt from ClickHouse. */
-export const DECODED_KEYS_FORMAT = 2;
+export const DECODED_KEYS_FORMAT = 3;
 
 /** state rows are JSON: LZ4 pays from a few hundred bytes */
 const COMPRESSED = { compressAbove: 256 };
@@ -54,6 +54,16 @@ export const DECODED_KEYS: KeyTablesLayout = {
     token_metadata: COMPRESSED,
     /** sha256 of a content URI → what fetching it gave (JSON), the newest fetch */
     metadata_fetches: COMPRESSED,
+    /** trace id (textKey) → its classification (JSON KeyClassificationRow): the current one only */
+    trace_classifications: {},
+    /** trace id + action id (textKeys) → the action (JSON KeyActionRow) */
+    actions: COMPRESSED,
+    /** action id + trace id → nothing */
+    actions_by_id: {},
+    /** account + trace_end_lt + trace id + end_lt + action id → nothing: toncenter's action_accounts order */
+    actions_by_account: {},
+    /** transaction hash + trace id + action id → nothing: the actions a transaction is in */
+    actions_by_transaction: {},
   },
 };
 
@@ -92,3 +102,14 @@ export const transferKey = (by: string, lt: string | bigint, hash: string): Buff
 /** nft_items_by_owner, _by_real_owner: owner + collection + index + item address, the ClickHouse path's order. */
 export const itemKey = (owner: string, collection: string, index: string, address: string): Buffer =>
   Buffer.concat([accountKey(owner), optionalAccountKey(collection), indexBytes(index), accountKey(address)]);
+
+/**
+ * A string part of a key (trace ids, action ids): its UTF-8 bytes and a 0 byte. Keys then sort as
+ * ClickHouse sorts the String columns (byte-wise, a prefix first), and a prefix scan over one id
+ * does not take in the ids it is a prefix of.
+ */
+export const textKey = (s: string): Buffer => Buffer.concat([Buffer.from(s, "utf8"), Buffer.of(0)]);
+
+/** actions_by_account: account + trace_end_lt + trace id + end_lt + action id, /actions?account='s order. */
+export const actionAccountKey = (account: string, traceEndLt: string | bigint, traceId: string, endLt: string | bigint, actionId: string): Buffer =>
+  Buffer.concat([accountKey(account), ltBytes(traceEndLt), textKey(traceId), ltBytes(endLt), textKey(actionId)]);

@@ -98,6 +98,51 @@ export type KeyFetchRow = {
   fetched_at: string;
 };
 
+export type ClassificationState = "unclassified" | "failed" | "ok" | "broken";
+
+/**
+ * An action as the decoder's `actions` table has it (its current row: `deleted` rows never reach the
+ * key index): the columns the API filters on, and `row`, the whole action as @tongate/actions'
+ * actionToJson wrote it.
+ */
+export type KeyActionRow = {
+  trace_id: string;
+  action_id: string;
+  /** the masterchain block whose decoder step classified the trace */
+  version: number;
+  type: string;
+  tx_hashes: string[];
+  accounts: string[];
+  success: boolean;
+  start_lt: string;
+  end_lt: string;
+  start_utime: number;
+  end_utime: number;
+  mc_seqno_end: number | null;
+  trace_end_lt: string;
+  trace_end_utime: number;
+  trace_mc_seqno_end: number;
+  trace_external_hash: string | null;
+  trace_external_hash_norm: string | null;
+  parent_action_id: string | null;
+  ancestor_type: string[];
+  row: string;
+};
+
+/** A trace's classification (the decoder's trace_classifications): its state and its actions' ids in the classifier's order. */
+export type KeyClassificationRow = {
+  trace_id: string;
+  version: number;
+  classification_state: ClassificationState;
+  action_ids: string[];
+  trace_end_lt: string;
+  trace_end_utime: number;
+  trace_mc_seqno_end: number;
+};
+
+/** One trace's classification with its actions: they replace whatever the tables held of the trace (of an older version). */
+export type KeyTraceActions = { classification: KeyClassificationRow; actions: KeyActionRow[] };
+
 /** What one decoded block (or one chunk of a rebuild) puts in the tables. */
 export type DecodedKeyRows = {
   jettonWallets: KeyWalletRow[];
@@ -106,9 +151,11 @@ export type DecodedKeyRows = {
   nftCollections: KeyCollectionRow[];
   interfaces: KeyInterfacesRow[];
   tokens: KeyTokenRow[];
+  /** absent in rows staged before the key index kept actions (read as none) */
+  traces?: KeyTraceActions[];
 };
 
-export const emptyKeyRows = (): DecodedKeyRows => ({ jettonWallets: [], jettonTransfers: [], nftItems: [], nftCollections: [], interfaces: [], tokens: [] });
+export const emptyKeyRows = (): DecodedKeyRows => ({ jettonWallets: [], jettonTransfers: [], nftItems: [], nftCollections: [], interfaces: [], tokens: [], traces: [] });
 
 // ClickHouse's JSON and the decoder's rows differ in small ways (a Bool read back as 1, a UInt32 as a
 // string through some clients): each value is brought to the one form
@@ -211,6 +258,43 @@ export const fetchRow = (r: Loose<KeyFetchRow>): KeyFetchRow => ({
   fetched_at: str(r.fetched_at),
 });
 
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(str) : []);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const classificationState = (v: unknown): ClassificationState => (v === "failed" || v === "ok" || v === "broken" ? v : "unclassified");
+
+export const actionRow = (r: Loose<KeyActionRow>): KeyActionRow => ({
+  trace_id: str(r.trace_id),
+  action_id: str(r.action_id),
+  version: num(r.version),
+  type: str(r.type),
+  tx_hashes: strings(r.tx_hashes),
+  accounts: strings(r.accounts),
+  success: bool(r.success),
+  start_lt: str(r.start_lt),
+  end_lt: str(r.end_lt),
+  start_utime: num(r.start_utime),
+  end_utime: num(r.end_utime),
+  mc_seqno_end: numOrNull(r.mc_seqno_end),
+  trace_end_lt: str(r.trace_end_lt),
+  trace_end_utime: num(r.trace_end_utime),
+  trace_mc_seqno_end: num(r.trace_mc_seqno_end),
+  trace_external_hash: strOrNull(r.trace_external_hash),
+  trace_external_hash_norm: strOrNull(r.trace_external_hash_norm),
+  parent_action_id: strOrNull(r.parent_action_id),
+  ancestor_type: strings(r.ancestor_type),
+  row: str(r.row),
+});
+
+export const classificationRow = (r: Loose<KeyClassificationRow>): KeyClassificationRow => ({
+  trace_id: str(r.trace_id),
+  version: num(r.version),
+  classification_state: classificationState(r.classification_state),
+  action_ids: strings(r.action_ids),
+  trace_end_lt: str(r.trace_end_lt),
+  trace_end_utime: num(r.trace_end_utime),
+  trace_mc_seqno_end: num(r.trace_mc_seqno_end),
+});
+
 /** Columns of a row type (an unknown one fails the type check), as a SELECT list. */
 const columns = <T>(names: (keyof T & string)[]): string => names.join(", ");
 
@@ -226,5 +310,10 @@ export const KEY_COLUMNS = {
   account_interfaces: columns<KeyInterfacesRow>(["address", "interfaces", "last_transaction_lt", "mc_seqno"]),
   token_metadata: columns<KeyTokenRow>(["address", "type", "nft_index", "content", "uri", "last_transaction_lt", "mc_seqno"]),
   metadata_fetches: columns<KeyFetchRow>(["uri", "ok", "json", "reason", "fetched_at"]),
+  actions: columns<KeyActionRow>([
+    "trace_id", "action_id", "version", "type", "tx_hashes", "accounts", "success", "start_lt", "end_lt", "start_utime", "end_utime", "mc_seqno_end",
+    "trace_end_lt", "trace_end_utime", "trace_mc_seqno_end", "trace_external_hash", "trace_external_hash_norm", "parent_action_id", "ancestor_type", "row",
+  ]),
+  trace_classifications: columns<KeyClassificationRow>(["trace_id", "version", "classification_state", "action_ids", "trace_end_lt", "trace_end_utime", "trace_mc_seqno_end"]),
 };
 

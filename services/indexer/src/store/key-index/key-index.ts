@@ -15,11 +15,10 @@
 // their version and are replaced only by the same or a later one, as ClickHouse's
 // ReplacingMergeTree keeps them (latest_account_states by lt, traces by mc_seqno_end).
 //
-// Traces after the indexer: the decoder (actions, classification_state) updates a trace by a put of
-// the whole record — `write([], [], [renderTrace(row)])` with the row it inserts into ClickHouse's
-// `traces` (the same mc_seqno_end, so FINAL reads it as the latest), after that insert and before
-// it announces the trace — so the rebuild, which renders `traces FINAL`, reproduces it. A later
-// block that extends the trace replaces it with an unclassified record in both stores.
+// A trace's record here is the indexer's alone and stays `unclassified`: the decoder keeps each
+// trace's classification (its state and actions) in its own tables, ClickHouse's
+// trace_classifications and actions and its key-index tables (@tongate/store's decoded-keys), and
+// API v3 reads the classification_state and the actions from there. Neither writes the other's.
 //
 // The tables keep the names they had before the key index had owners (unprefixed), so that an index
 // written then stays readable. Rebuilt from ClickHouse (./rebuild.ts) when missing or of another

@@ -1,0 +1,107 @@
+// The contract facts a classification consults (@tongate/actions' ContractFacts), from the decoder's
+// own tables as of a masterchain block: the latest row per address at or before it (the rows of the
+// block itself included: they are written before its traces are classified). Only confirmed jetton
+// wallets and NFT items count: a wallet whose master has not vouched for it is not a jetton wallet
+// to the classifier (a fake one must not make a jetton_transfer).
+import type { ContractFacts } from "@tongate/actions";
+import { select, type Store } from "@tongate/store";
+
+/** Addresses per query (IN lists). */
+const CHUNK = 5_000;
+
+const latest = (table: string, columns: string): string =>
+  `SELECT ${columns} FROM ${table} WHERE address IN {addresses:Array(String)} AND mc_seqno <= {mc:UInt32}
+    ORDER BY last_transaction_lt DESC, mc_seqno DESC LIMIT 1 BY address`;
+
+const big = (v: unknown): bigint => BigInt(String(v ?? 0));
+const bigOrNull = (v: unknown): bigint | null => (v === null || v === undefined ? null : BigInt(String(v)));
+const strOrNull = (v: unknown): string | null => (v === null || v === undefined || v === "" ? null : String(v));
+const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "true";
+
+/** An item's content (JSON text of strings) as the classifier takes it: its string values. */
+function contentOf(text: unknown): Record<string, string> | null {
+  try {
+    const v: unknown = JSON.parse(String(text ?? ""));
+    if (!v || typeof v !== "object" || Array.isArray(v)) return null;
+    const out: Record<string, string> = {};
+    for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the decoder knows of these addresses at block `mcSeqno`. An address the decoder never saw
+ * with code (no interfaces row, no state row) is absent: unknown to the classifier.
+ */
+export async function factsAt(store: Store, addresses: Iterable<string>, mcSeqno: number): Promise<Map<string, ContractFacts>> {
+  const all = [...new Set(addresses)];
+  const out = new Map<string, ContractFacts>();
+  const entry = (a: string): ContractFacts => {
+    let f = out.get(a);
+    if (!f) out.set(a, (f = {}));
+    return f;
+  };
+  for (let i = 0; i < all.length; i += CHUNK) {
+    const params = { addresses: all.slice(i, i + CHUNK), mc: mcSeqno };
+    const [interfaces, masters, wallets, items, sales] = await Promise.all([
+      select<Record<string, unknown>>(store, latest("account_interfaces", "address, interfaces"), params),
+      select<Record<string, unknown>>(store, latest("jetton_masters", "address, admin_address"), params),
+      select<Record<string, unknown>>(store, latest("jetton_wallets", "address, owner, jetton, balance, verdict"), params),
+      select<Record<string, unknown>>(store, latest("nft_items", "address, init, nft_index, collection_address, owner_address, content, verdict"), params),
+      select<Record<string, unknown>>(
+        store,
+        latest("nft_sales", "address, type, nft_address, nft_owner_address, marketplace_address, full_price, is_complete, marketplace_fee_address, marketplace_fee, royalty_address, royalty_amount, last_bid, min_bid, max_bid, mp_fee_address, royalty_fee_address"),
+        params,
+      ),
+    ]);
+    for (const r of interfaces) entry(String(r.address)).interfaces = Array.isArray(r.interfaces) ? r.interfaces.map(String) : [];
+    for (const r of masters) entry(String(r.address)).jettonMaster = { address: String(r.address), admin: strOrNull(r.admin_address) };
+    for (const r of wallets) {
+      if (r.verdict !== "confirmed") continue;
+      entry(String(r.address)).jettonWallet = { address: String(r.address), owner: String(r.owner), jetton: String(r.jetton), balance: big(r.balance) };
+    }
+    for (const r of items) {
+      if (r.verdict !== "confirmed") continue;
+      entry(String(r.address)).nftItem = {
+        address: String(r.address),
+        init: bool(r.init),
+        index: big(r.nft_index),
+        collectionAddress: strOrNull(r.collection_address),
+        ownerAddress: strOrNull(r.owner_address),
+        content: contentOf(r.content),
+      };
+    }
+    for (const r of sales) {
+      const address = String(r.address);
+      if (r.type === "getgems_sale") {
+        entry(address).nftSale = {
+          address,
+          marketplaceAddress: strOrNull(r.marketplace_address),
+          nftAddress: String(r.nft_address),
+          nftOwnerAddress: strOrNull(r.nft_owner_address),
+          fullPrice: big(r.full_price),
+          isComplete: bool(r.is_complete),
+          marketplaceFeeAddress: strOrNull(r.marketplace_fee_address),
+          marketplaceFee: bigOrNull(r.marketplace_fee),
+          royaltyAddress: strOrNull(r.royalty_address),
+          royaltyAmount: bigOrNull(r.royalty_amount),
+        };
+      } else if (r.type === "getgems_auction") {
+        entry(address).nftAuction = {
+          address,
+          marketplaceAddress: strOrNull(r.marketplace_address),
+          nftAddress: String(r.nft_address),
+          nftOwnerAddress: strOrNull(r.nft_owner_address),
+          lastBid: big(r.last_bid),
+          minBid: bigOrNull(r.min_bid),
+          maxBid: bigOrNull(r.max_bid),
+          marketplaceFeeAddress: strOrNull(r.mp_fee_address),
+          royaltyAddress: strOrNull(r.royalty_fee_address),
+        };
+      }
+    }
+  }
+  return out;
+}
