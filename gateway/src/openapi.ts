@@ -70,6 +70,7 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
         if (f?.rules?.format === Format.BOC_BASE64) s.format = "byte";
         if (f?.rules?.format === Format.TON_ADDRESS_OR_NULL) s.format = "ton-address-or-null";
         if (f?.rules?.oneOf.length) s.enum = [...f.rules.oneOf];
+        if (f?.rules?.pattern !== undefined) s.pattern = f.rules.pattern;
         return s;
       }
       case ScalarType.BYTES:
@@ -199,13 +200,19 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
         },
       };
       if (httpMethod === "GET") {
-        op.parameters = input.fields.map((f) => ({
-          name: f.key,
-          in: "query",
-          required: !!f.rules?.required,
-          schema: f.field.fieldKind === "list" ? fieldSchema(f) : fieldSchema(f),
-          ...(comment(f.field) ? { description: comment(f.field) } : {}),
-        }));
+        op.parameters = [
+          ...input.fields.map((f) => ({
+            name: f.key,
+            in: "query",
+            required: !!f.rules?.required,
+            schema: f.field.fieldKind === "list" ? fieldSchema(f) : fieldSchema(f),
+            ...(comment(f.field) ? { description: comment(f.field) } : {}),
+          })),
+          // a header that gives a parameter's value (json.header) is a parameter of its own
+          ...input.fields
+            .filter((f) => f.header)
+            .map((f) => ({ name: f.header, in: "header", required: false, schema: { type: "string" }, description: `Replaces ${f.key} when sent.` })),
+        ];
       } else {
         op.requestBody = { required: true, content: { "application/json": { schema: refOf(route.method.input) } } };
       }

@@ -4,6 +4,7 @@
 // and the admin API. A server-streaming RPC is a stream route (served as SSE).
 import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { Envelope, envelope } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
+import { conventionOf } from "@tongate/proto/json/conventions.js";
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
@@ -67,6 +68,13 @@ const apiOf = (path: string): string => {
   const third = path.indexOf("/", second + 1);
   return third < 0 ? path : path.slice(0, third);
 };
+
+/** The headers that give request parameters (json.header) in the services' methods, each once. */
+export function requestHeaders(services: readonly DescService[]): string[] {
+  const names = new Set<string>();
+  for (const service of services) for (const method of service.methods) for (const f of conventionOf(method.input).fields) if (f.header) names.add(f.header);
+  return [...names];
+}
 
 function bindings(rule: HttpRule): HttpRule[] {
   return [rule, ...rule.additionalBindings];

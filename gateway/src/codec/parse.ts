@@ -16,6 +16,8 @@ export class InputError extends Error {
 export interface ParseOptions {
   /** Reject keys that name no field (API v3), instead of ignoring them (API v2). */
   rejectUnknown: boolean;
+  /** The request's headers (Node's: names in lower case), for the fields a header gives (json.header). */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 const MAX_DEPTH = 32;
@@ -60,18 +62,42 @@ export function parseQuery(desc: DescMessage, params: URLSearchParams, opts: Par
     given.add(field.name);
   }
   rejectUnknownKeys(unknown, c.fields, opts);
-  checkRules(desc, init, given);
+  const shownAs = fromHeaders(c.fields, opts, init, given);
+  checkRules(desc, init, given, "", shownAs);
   return create(desc, init as never);
+}
+
+/**
+ * The fields whose header the client sent (json.header): the header's value replaces the
+ * parameter's, as one item of a list. Returns how each is named in messages (the header).
+ */
+function fromHeaders(fields: readonly FieldConvention[], opts: ParseOptions, init: Record<string, unknown>, given: Set<string>): Map<string, string> {
+  const shownAs = new Map<string, string>();
+  if (!opts.headers) return shownAs;
+  for (const f of fields) {
+    if (!f.header) continue;
+    const sent = opts.headers[f.header.toLowerCase()];
+    if (sent === undefined) continue;
+    const value = Array.isArray(sent) ? sent[sent.length - 1]! : sent;
+    const field = f.field;
+    const name = `${f.header} header`;
+    if (field.fieldKind === "list" && field.listKind === "scalar") init[field.localName] = [scalarFrom(field, field.scalar, value, name)];
+    else if (field.fieldKind === "scalar") init[field.localName] = scalarFrom(field, field.scalar, value, name);
+    else continue;
+    given.add(field.name);
+    shownAs.set(field.name, name);
+  }
+  return shownAs;
 }
 
 export function parseBody(desc: DescMessage, body: unknown, opts: ParseOptions): Message {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new InputError("the request body must be a JSON object of parameters");
   }
-  return create(desc, objectInit(desc, body as Record<string, JsonValue>, "", opts, 0) as never);
+  return create(desc, objectInit(desc, body as Record<string, JsonValue>, "", opts, 0, true) as never);
 }
 
-function objectInit(desc: DescMessage, obj: Record<string, JsonValue>, path: string, opts: ParseOptions, depth: number): Record<string, unknown> {
+function objectInit(desc: DescMessage, obj: Record<string, JsonValue>, path: string, opts: ParseOptions, depth: number, top = false): Record<string, unknown> {
   if (depth > MAX_DEPTH) throw new InputError(`${path.replace(/\.$/, "") || "body"}: nested too deeply`);
   const c = conventionOf(desc);
   const init: Record<string, unknown> = {};
@@ -117,7 +143,8 @@ function objectInit(desc: DescMessage, obj: Record<string, JsonValue>, path: str
     given.add(field.name);
   }
   rejectUnknownKeys(unknown, c.fields, opts);
-  checkRules(desc, init, given, path);
+  // headers give parameters of the request itself, never of a nested message
+  checkRules(desc, init, given, path, top ? fromHeaders(c.fields, opts, init, given) : undefined);
   return init;
 }
 
@@ -230,12 +257,13 @@ function enumFrom(field: DescField, value: JsonValue, path: string): number {
   return v.number;
 }
 
-function checkRules(desc: DescMessage, init: Record<string, unknown>, given: Set<string>, path = ""): void {
+/** `shownAs`: fields a header gave, named after it in messages. */
+function checkRules(desc: DescMessage, init: Record<string, unknown>, given: Set<string>, path = "", shownAs?: ReadonlyMap<string, string>): void {
   const c = conventionOf(desc);
   for (const f of c.fields) {
     const r = f.rules;
     if (!r) continue;
-    const name = path + f.key;
+    const name = shownAs?.get(f.field.name) ?? path + f.key;
     const value = f.field.oneof ? (init[f.field.oneof.localName] as { case?: string; value?: unknown } | undefined)?.value : init[f.field.localName];
     if (!given.has(f.field.name)) {
       if (r.required) throw new InputError(`${name}: required parameter is missing`);
@@ -269,12 +297,21 @@ function checkRules(desc: DescMessage, init: Record<string, unknown>, given: Set
   }
 }
 
+const patterns = new Map<string, RegExp>();
+/** A rule's pattern compiled once. */
+function patternOf(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) patterns.set(source, (re = new RegExp(source, "u")));
+  return re;
+}
+
 function checkString(name: string, value: unknown, r: NonNullable<FieldConvention["rules"]>): void {
   if (typeof value !== "string") return;
   if (r.required && value === "") throw new InputError(`${name}: must not be empty`);
   if (r.minLen !== undefined && value.length < r.minLen) throw new InputError(`${name}: at least ${r.minLen} characters, got ${value.length}`);
   if (r.maxLen !== undefined && value.length > r.maxLen) throw new InputError(`${name}: at most ${r.maxLen} characters, got ${value.length}`);
   if (r.oneOf.length && !r.oneOf.includes(value)) throw new InputError(`${name}: expected one of ${r.oneOf.join(", ")}, got ${show(value)}`);
+  if (r.pattern !== undefined && !patternOf(r.pattern).test(value)) throw new InputError(`${name}: contains invalid characters (expected ${r.pattern}), got ${show(value)}`);
   switch (r.format) {
     case Format.TON_ADDRESS_OR_NULL:
       if (value === "null") break;

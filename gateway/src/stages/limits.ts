@@ -1,13 +1,15 @@
 // Stage: limits of the request itself — a path that is not valid percent-encoding (400), a request
 // target longer than toncenter's 8192 characters (414) — and CORS preflights, answered here. The body's
 // limit is applied where a body is read (body.ts). After the rate-limit stage: a refused request counts.
+import { PUBLIC_APIS, requestHeaders } from "../routes.js";
 import { refusal } from "./errors.js";
 import type { Exchange, Reply, Stage } from "./stage.js";
 
 export const CORS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "Content-Type, X-API-Key, Authorization",
+  // with the headers that give parameters (X-Actions-Version), so a browser may send them
+  "access-control-allow-headers": ["Content-Type", "X-API-Key", "Authorization", ...requestHeaders(PUBLIC_APIS)].join(", "),
   "access-control-expose-headers": "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-API-Version",
 };
 

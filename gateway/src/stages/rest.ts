@@ -15,12 +15,12 @@ export async function inputOf(x: Exchange, route: Route, maxBody: number, seen: 
     const params = new URLSearchParams(x.query);
     seen.extra = params.get("@extra") ?? undefined;
     for (const k of EDGE_KEYS) params.delete(k);
-    return parseQuery(route.method.input, params, { rejectUnknown: route.flavour === "v3" });
+    return parseQuery(route.method.input, params, { rejectUnknown: route.flavour === "v3", headers: x.req.headers });
   }
   const body = await readJsonBody(x.req, maxBody);
   if (typeof body["@extra"] === "string") seen.extra = body["@extra"];
   for (const k of EDGE_KEYS) delete body[k];
-  return parseBody(route.method.input, body, { rejectUnknown: route.flavour === "v3" });
+  return parseBody(route.method.input, body, { rejectUnknown: route.flavour === "v3", headers: x.req.headers });
 }
 
 export function restEndpoint(o: { call: Handler<Call, Answer>; classify: Classify; maxBody: number }): Endpoint {

@@ -12,6 +12,10 @@ export interface FieldConvention {
   rules: FieldRules | undefined;
   /** Declared with explicit presence (`optional`, or a message). */
   explicit: boolean;
+  /** A list or map left out of the JSON when empty. */
+  omitEmpty: boolean;
+  /** The HTTP header whose value replaces the parameter's ("" for none), as declared (header names are case-insensitive). */
+  header: string;
 }
 
 export interface MessageConvention {
@@ -40,6 +44,8 @@ export function conventionOf(desc: DescMessage): MessageConvention {
       aliases: j.aliases,
       rules: isEmptyRules(r) ? undefined : r,
       explicit: field.fieldKind === "message" || field.presence === 1 /* EXPLICIT */ || field.oneof !== undefined,
+      omitEmpty: j.omitEmpty,
+      header: j.header,
     };
   });
   const byKey = new Map<string, FieldConvention>();
@@ -64,5 +70,5 @@ export function conventionOf(desc: DescMessage): MessageConvention {
 }
 
 function isEmptyRules(r: FieldRules): boolean {
-  return !r.required && r.gte === undefined && r.lte === undefined && r.minLen === undefined && r.maxLen === undefined && r.maxItems === undefined && r.format === 0 && r.oneOf.length === 0;
+  return !r.required && r.gte === undefined && r.lte === undefined && r.minLen === undefined && r.maxLen === undefined && r.maxItems === undefined && r.format === 0 && r.oneOf.length === 0 && r.pattern === undefined;
 }

@@ -50,11 +50,15 @@ export function renderMessage(desc: DescMessage, msg: AnyMessage): JsonValue {
     } else {
       value = msg[field.localName];
       if (f.explicit && value === undefined) continue;
+      if (f.omitEmpty && isEmpty(value)) continue;
     }
     out[f.key] = renderField(field, value);
   }
   return out;
 }
+
+/** An empty list or map (an omit_empty field's value that is left out). */
+const isEmpty = (value: unknown): boolean => (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === "object" && Object.keys(value).length === 0);
 
 function renderField(field: DescField, value: unknown): JsonValue {
   switch (field.fieldKind) {

@@ -33,10 +33,27 @@ interface Plan {
 function holdsAddress(desc: DescMessage, seen: Set<string>): boolean {
   if (seen.has(desc.typeName)) return false;
   seen.add(desc.typeName);
-  return desc.fields.some((f) => (f.message ? holdsAddress(f.message, seen) : isRawAddress(f)));
+  return desc.fields.some((f) => isFreeFormWithAddresses(f) || (f.message ? holdsAddress(f.message, seen) : isRawAddress(f)));
 }
 
 const isRawAddress = (f: DescField): boolean => getOption(f, raw_address);
+
+/** A google.protobuf.Struct marked raw_address (an action's details): its strings of the raw form are addresses. */
+const isFreeFormWithAddresses = (f: DescField): boolean => f.message?.typeName === "google.protobuf.Struct" && isRawAddress(f);
+
+/** tongate's raw form of an address: workchain, colon, 64 upper-case hex digits. */
+const RAW_FORM = /^-?\d{1,3}:[0-9A-F]{64}$/;
+
+/** Adds every string of the raw form found in a JSON value (a Struct field holds a plain JSON object). */
+const addAddressesWithin = (v: unknown, out: Set<string>): void => {
+  if (typeof v === "string") {
+    if (RAW_FORM.test(v)) out.add(v);
+  } else if (Array.isArray(v)) {
+    for (const x of v) addAddressesWithin(x, out);
+  } else if (v !== null && typeof v === "object") {
+    for (const x of Object.values(v)) addAddressesWithin(x, out);
+  }
+};
 
 /** Collectors by message type, compiled once; a recursive type finds its own while being compiled. */
 const collectors = new Map<string, Collect>();
@@ -51,6 +68,10 @@ function collectorOf(desc: DescMessage): Collect | undefined {
   };
   collectors.set(desc.typeName, collect);
   for (const f of desc.fields) {
+    if (isFreeFormWithAddresses(f)) {
+      steps.push(overValues(f, addAddressesWithin));
+      continue;
+    }
     const inner = f.message ? collectorOf(f.message) : undefined;
     if (inner) steps.push(overValues(f, (v, out) => inner(v as Fields, out)));
     else if (!f.message && isRawAddress(f)) steps.push(overValues(f, addAddress));

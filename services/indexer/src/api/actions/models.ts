@@ -1,16 +1,74 @@
 // A stored trace → the tongate.v3.Trace of /traces (toncenter models/traces.go), with its
-// transactions and the tree their messages make (parse/utils.go AssembleTraceTxsFromMap). Shared by
-// the ClickHouse read (./traces.ts) and the key index (./key-lookups.ts, whose stored record is
+// transactions and the tree their messages make (parse/utils.go AssembleTraceTxsFromMap); a stored
+// action → the tongate.v3.Action of /actions (models/actions.go). Shared by the ClickHouse reads
+// (./traces.ts, ./service.ts) and the key index (./key-lookups.ts, whose stored trace record is
 // traceHeader's message: store/key-index/render.ts), so both answer the same.
 import { create } from "@bufbuild/protobuf";
-import { type Trace, type TraceNode, TraceNodeSchema, TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
+import { type Action, ActionSchema, type Trace, type TraceNode, TraceNodeSchema, TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import type { Transaction } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
+import type { KeyActionRow, KeyClassificationRow } from "@tongate/store";
 import type { TraceRecord } from "../../store/traces.js";
+import { typeAndDetails } from "./types.js";
+
+/** What an action shows besides its row: its accounts (include_accounts), its transactions (include_transactions). */
+export interface ActionExtras {
+  accounts: boolean;
+  transactions?: ReadonlyMap<string, Transaction>;
+}
+
+/** A stored action as API v3 gives it: its row's columns, its type and details rendered from the classifier's row. */
+export function actionOf(r: KeyActionRow, extras: ActionExtras = { accounts: false }): Action {
+  const { type, details } = typeAndDetails(r);
+  return create(ActionSchema, {
+    traceId: r.trace_id,
+    actionId: r.action_id,
+    startLt: BigInt(r.start_lt),
+    endLt: BigInt(r.end_lt),
+    startUtime: r.start_utime,
+    endUtime: r.end_utime,
+    traceEndLt: BigInt(r.trace_end_lt),
+    traceEndUtime: r.trace_end_utime,
+    traceMcSeqnoEnd: r.trace_mc_seqno_end,
+    transactions: r.tx_hashes,
+    success: r.success,
+    type,
+    details,
+    traceExternalHash: r.trace_external_hash ?? undefined,
+    traceExternalHashNorm: r.trace_external_hash_norm ?? undefined,
+    accounts: extras.accounts ? r.accounts : [],
+    transactionsFull: extras.transactions ? r.tx_hashes.flatMap((h) => extras.transactions!.get(h) ?? []) : [],
+    // what the decoder classified is of finalized blocks (the indexer follows the masterchain)
+    finality: "finalized",
+  });
+}
+
+/** A trace's actions as /traces lists them: in (start_lt, end_lt, action_id) order, of the types `visible` keeps. */
+export function traceActions(rows: readonly KeyActionRow[], visible: (r: KeyActionRow) => boolean): Action[] {
+  const cmp = (a: KeyActionRow, b: KeyActionRow): number =>
+    compareLt(a.start_lt, b.start_lt) || compareLt(a.end_lt, b.end_lt) || (a.action_id < b.action_id ? -1 : a.action_id > b.action_id ? 1 : 0);
+  return rows
+    .filter(visible)
+    .sort(cmp)
+    .map((r) => actionOf(r));
+}
+
+const compareLt = (a: string, b: string): number => {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** The trace's classification (the decoder's record; none: not classified yet) and, when asked, its actions. */
+export function withClassification(t: Trace, c: KeyClassificationRow | undefined, actions: Action[] | undefined): Trace {
+  if (t.traceInfo) t.traceInfo.classificationState = c?.classification_state ?? "unclassified";
+  if (actions) t.actions = actions;
+  return t;
+}
 
 /** Traces with more transactions come without them (toncenter's -max-trace-txs). */
 export const MAX_TRACE_TRANSACTIONS = 4000;
 
-/** A stored trace: the store's record and the column the decoder stage will set. */
+/** A stored trace: the indexer's record (classification_state there stays 'unclassified': the decoder keeps its own record). */
 export type StoredTrace = TraceRecord & { classification_state: string };
 
 /** The trace without its transactions: every field of the record the answer shows. */

@@ -1,5 +1,6 @@
 // /traces: traces by account, id, transaction or message, with their transactions and the tree
-// the messages make of them (./models.ts). The key lookups (one account, ids, transaction or
+// the messages make of them (./models.ts), their classification state and, with include_actions,
+// their actions (the decoder's, ./queries.ts). The key lookups (one account, ids, transaction or
 // message hashes) are answered from the key index (./key-lookups.ts); the rest reads ClickHouse.
 import { create } from "@bufbuild/protobuf";
 import { type GetTracesRequest, type TracesResponse, TracesResponseSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
@@ -8,8 +9,13 @@ import { transactionOf } from "../blockchain/models.js";
 import { transactionParts } from "../blockchain/parts.js";
 import { b64Hash, isAsc, nextCursor, pageOf, rawAddress } from "../params.js";
 import { select, type Store, type StoredTransaction, Where } from "../sql.js";
+import type { KeyActionRow, KeyClassificationRow } from "@tongate/store";
+import { decodedUpTo } from "../decoded.js";
 import { tracesFromKeys } from "./key-lookups.js";
-import { type StoredTrace, traceHeader, traceOf, withTransactions } from "./models.js";
+import { type StoredTrace, traceActions, traceHeader, traceOf, withClassification, withTransactions } from "./models.js";
+import { actionsOfTraces, classifications } from "./queries.js";
+import { visibleIn } from "./request.js";
+import { supportedTypes } from "./types.js";
 
 const TX_OF_HASHES = "SELECT trace_id FROM transactions FINAL WHERE trace_id IS NOT NULL AND (account, lt) IN (SELECT account, lt FROM transactions_by_hash FINAL WHERE hash IN {})";
 
@@ -58,8 +64,17 @@ export async function traces(store: Store, req: GetTracesRequest): Promise<Trace
     list.push(transactionOf(t, parts));
     byTrace.set(t.trace_id!, list);
   }
+  const ids = headers.map((h) => h.traceId);
+  const upTo = await decodedUpTo(store);
+  const [states, actions] =
+    upTo === null
+      ? [new Map<string, KeyClassificationRow>(), new Map<string, KeyActionRow[]>()]
+      : await Promise.all([classifications(store, ids, upTo), req.includeActions ? actionsOfTraces(store, ids, upTo) : new Map<string, KeyActionRow[]>()]);
+  const visible = visibleIn(supportedTypes(req.supportedActionTypes));
   return create(TracesResponseSchema, {
-    traces: headers.map((h) => traceOf(h, byTrace.get(h.traceId) ?? [])),
+    traces: headers.map((h) =>
+      withClassification(traceOf(h, byTrace.get(h.traceId) ?? []), states.get(h.traceId), req.includeActions ? traceActions(actions.get(h.traceId) ?? [], visible) : undefined),
+    ),
     nextCursor: nextCursor("traces", asc, p, records, (r) => [r.end_lt, r.trace_id]),
   });
 }

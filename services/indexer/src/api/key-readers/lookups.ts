@@ -10,7 +10,7 @@ import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { Jettons } from "@tongate/proto/gen/tongate/v3/jettons_pb.js";
 import { Nfts } from "@tongate/proto/gen/tongate/v3/nfts_pb.js";
 import { accountStatesFromKeys, walletStatesFromKeys } from "../accounts/states.js";
-import { tracesFromKeys } from "../actions/key-lookups.js";
+import { actionsFromKeys, tracesFromKeys } from "../actions/key-lookups.js";
 import {
   adjacentTransactionsFromKeys,
   type KeySource,
@@ -54,6 +54,7 @@ export const KEY_LOOKUPS: readonly KeyLookup[] = [
   lookup(Blockchain.method.adjacentTransactions, adjacentTransactionsFromKeys),
   lookup(Blockchain.method.getMessages, messagesFromKeys),
   lookup(Actions.method.getTraces, tracesFromKeys),
+  lookup(Actions.method.getActions, actionsFromKeys),
   lookup(Accounts.method.accountStates, accountStatesFromKeys),
   lookup(Accounts.method.walletStates, walletStatesFromKeys),
   lookup(Jettons.method.getJettonWallets, jettonWalletsFromKeys),

@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tongate/options/v1/options.proto.
  */
 export const file_tongate_options_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("CiB0b25nYXRlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISdG9uZ2F0ZS5vcHRpb25zLnYxIjkKCUZpZWxkSnNvbhILCgNrZXkYASABKAkSDgoGdW53cmFwGAIgASgIEg8KB2FsaWFzZXMYAyADKAki+AEKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDZ3RlGAIgASgDSACIAQESEAoDbHRlGAMgASgDSAGIAQESFAoHbWluX2xlbhgEIAEoDUgCiAEBEhQKB21heF9sZW4YBSABKA1IA4gBARIWCgltYXhfaXRlbXMYBiABKA1IBIgBARIqCgZmb3JtYXQYByABKA4yGi50b25nYXRlLm9wdGlvbnMudjEuRm9ybWF0Eg4KBm9uZV9vZhgIIAMoCUIGCgRfZ3RlQgYKBF9sdGVCCgoIX21pbl9sZW5CCgoIX21heF9sZW5CDAoKX21heF9pdGVtcyIcCgpGaWVsZEdyb3VwEg4KBmZpZWxkcxgBIAMoCSKtAQoMTWVzc2FnZVJ1bGVzEjMKC2V4YWN0bHlfb25lGAEgAygLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkR3JvdXASMwoLYXRfbW9zdF9vbmUYAiADKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRHcm91cBIzCgthbGxfb3Jfbm9uZRgDIAMoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEdyb3VwImcKCUNhY2hlUnVsZRIVCg1sYXRlc3RfdHRsX21zGAEgASgNEhgKEGFkZHJlc3NlZF90dGxfbXMYAiABKA0SFAoMYWRkcmVzc2VkX2J5GAMgAygJEhMKC21heF9lbnRyaWVzGAQgASgNKoQBCgZGb3JtYXQSFgoSRk9STUFUX1VOU1BFQ0lGSUVEEAASFgoSRk9STUFUX1RPTl9BRERSRVNTEAESEwoPRk9STUFUX1RPTl9IQVNIEAISFQoRRk9STUFUX0JPQ19CQVNFNjQQAxIeChpGT1JNQVRfVE9OX0FERFJFU1NfT1JfTlVMTBAEKlIKCEVudmVsb3BlEhgKFEVOVkVMT1BFX1VOU1BFQ0lGSUVEEAASGQoVRU5WRUxPUEVfVE9OQ0VOVEVSX1YyEAESEQoNRU5WRUxPUEVfQkFSRRACOjoKB3RsX3R5cGUSHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYuY4DIAEoCVIGdGxUeXBlOmgKDW1lc3NhZ2VfcnVsZXMSHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYuo4DIAEoCzIgLnRvbmdhdGUub3B0aW9ucy52MS5NZXNzYWdlUnVsZXNSDG1lc3NhZ2VSdWxlczo3CgV1bmlvbhIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi7jgMgASgIUgV1bmlvbjpSCgRqc29uEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxi5jgMgASgLMh0udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkSnNvblIEanNvbjpVCgVydWxlcxIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYuo4DIAEoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZFJ1bGVzUgVydWxlczpACgtyYXdfYWRkcmVzcxIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYu44DIAEoCFIKcmF3QWRkcmVzczpVCgVjYWNoZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyHS50b25nYXRlLm9wdGlvbnMudjEuQ2FjaGVSdWxlUgVjYWNoZTpbCghlbnZlbG9wZRIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxi5jgMgASgOMhwudG9uZ2F0ZS5vcHRpb25zLnYxLkVudmVsb3BlUghlbnZlbG9wZTpCCgtvcGVuYXBpX3RhZxIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxi6jgMgASgJUgpvcGVuYXBpVGFnYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("CiB0b25nYXRlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISdG9uZ2F0ZS5vcHRpb25zLnYxIl0KCUZpZWxkSnNvbhILCgNrZXkYASABKAkSDgoGdW53cmFwGAIgASgIEg8KB2FsaWFzZXMYAyADKAkSEgoKb21pdF9lbXB0eRgEIAEoCBIOCgZoZWFkZXIYBSABKAkimgIKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDZ3RlGAIgASgDSACIAQESEAoDbHRlGAMgASgDSAGIAQESFAoHbWluX2xlbhgEIAEoDUgCiAEBEhQKB21heF9sZW4YBSABKA1IA4gBARIWCgltYXhfaXRlbXMYBiABKA1IBIgBARIqCgZmb3JtYXQYByABKA4yGi50b25nYXRlLm9wdGlvbnMudjEuRm9ybWF0Eg4KBm9uZV9vZhgIIAMoCRIUCgdwYXR0ZXJuGAkgASgJSAWIAQFCBgoEX2d0ZUIGCgRfbHRlQgoKCF9taW5fbGVuQgoKCF9tYXhfbGVuQgwKCl9tYXhfaXRlbXNCCgoIX3BhdHRlcm4iHAoKRmllbGRHcm91cBIOCgZmaWVsZHMYASADKAkirQEKDE1lc3NhZ2VSdWxlcxIzCgtleGFjdGx5X29uZRgBIAMoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEdyb3VwEjMKC2F0X21vc3Rfb25lGAIgAygLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkR3JvdXASMwoLYWxsX29yX25vbmUYAyADKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRHcm91cCJnCglDYWNoZVJ1bGUSFQoNbGF0ZXN0X3R0bF9tcxgBIAEoDRIYChBhZGRyZXNzZWRfdHRsX21zGAIgASgNEhQKDGFkZHJlc3NlZF9ieRgDIAMoCRITCgttYXhfZW50cmllcxgEIAEoDSqEAQoGRm9ybWF0EhYKEkZPUk1BVF9VTlNQRUNJRklFRBAAEhYKEkZPUk1BVF9UT05fQUREUkVTUxABEhMKD0ZPUk1BVF9UT05fSEFTSBACEhUKEUZPUk1BVF9CT0NfQkFTRTY0EAMSHgoaRk9STUFUX1RPTl9BRERSRVNTX09SX05VTEwQBCpSCghFbnZlbG9wZRIYChRFTlZFTE9QRV9VTlNQRUNJRklFRBAAEhkKFUVOVkVMT1BFX1RPTkNFTlRFUl9WMhABEhEKDUVOVkVMT1BFX0JBUkUQAjo6Cgd0bF90eXBlEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLmOAyABKAlSBnRsVHlwZTpoCg1tZXNzYWdlX3J1bGVzEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLqOAyABKAsyIC50b25nYXRlLm9wdGlvbnMudjEuTWVzc2FnZVJ1bGVzUgxtZXNzYWdlUnVsZXM6NwoFdW5pb24SHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYu44DIAEoCFIFdW5pb246UgoEanNvbhIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYuY4DIAEoCzIdLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEpzb25SBGpzb246VQoFcnVsZXMSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLqOAyABKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRSdWxlc1IFcnVsZXM6QAoLcmF3X2FkZHJlc3MSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLuOAyABKAhSCnJhd0FkZHJlc3M6VQoFY2FjaGUSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi5jgMgASgLMh0udG9uZ2F0ZS5vcHRpb25zLnYxLkNhY2hlUnVsZVIFY2FjaGU6WwoIZW52ZWxvcGUSHy5nb29nbGUucHJvdG9idWYuU2VydmljZU9wdGlvbnMYuY4DIAEoDjIcLnRvbmdhdGUub3B0aW9ucy52MS5FbnZlbG9wZVIIZW52ZWxvcGU6QgoLb3BlbmFwaV90YWcSHy5nb29nbGUucHJvdG9idWYuU2VydmljZU9wdGlvbnMYuo4DIAEoCVIKb3BlbmFwaVRhZ2IGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * How a field is named and shaped in toncenter JSON.
@@ -52,6 +52,25 @@ export type FieldJson = Message<"tongate.options.v1.FieldJson"> & {
    * @generated from field: repeated string aliases = 3;
    */
   aliases: string[];
+
+  /**
+   * On a response's repeated or map field: left out when empty, as toncenter
+   * leaves out what a request did not ask for (an action's accounts without
+   * include_accounts).
+   *
+   * @generated from field: bool omit_empty = 4;
+   */
+  omitEmpty: boolean;
+
+  /**
+   * On a request field: an HTTP header that gives its value. When the client
+   * sends the header, its value replaces the parameter's (as one item of a
+   * repeated field), as toncenter reads X-Actions-Version onto
+   * supported_action_types.
+   *
+   * @generated from field: string header = 5;
+   */
+  header: string;
 };
 
 /**
@@ -116,6 +135,13 @@ export type FieldRules = Message<"tongate.options.v1.FieldRules"> & {
    * @generated from field: repeated string one_of = 8;
    */
   oneOf: string[];
+
+  /**
+   * The whole string must match this regular expression (ECMAScript syntax).
+   *
+   * @generated from field: optional string pattern = 9;
+   */
+  pattern?: string | undefined;
 };
 
 /**
@@ -346,7 +372,9 @@ export const rules: GenExtension<FieldOptions, FieldRules> = /*@__PURE__*/
  * A response field holding account addresses in raw form ("WC:HEX", upper
  * case). API v3 answers carry an address_book (and metadata) of every such
  * address they contain: services/indexer's book step finds them by this
- * option, walking the response's descriptor.
+ * option, walking the response's descriptor. On a google.protobuf.Struct
+ * (free-form JSON such as an action's details): every string in it of the
+ * raw form.
  *
  * @generated from extension: bool raw_address = 51003;
  */
