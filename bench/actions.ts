@@ -140,7 +140,10 @@ interface Sample {
   classifySeconds?: number;
 }
 
-/** The decoder's classification counters in a Prometheus text answer: traces classified, seconds spent classifying. */
+/**
+ * The decoder's classification counters in a Prometheus text answer: traces classified (every
+ * reason), and the seconds its classification step took (classifying and writing a block's traces).
+ */
 function classificationMetrics(text: string): { classified?: number; classifySeconds?: number } {
   const value = (re: RegExp) => {
     let sum: number | undefined;
@@ -152,8 +155,8 @@ function classificationMetrics(text: string): { classified?: number; classifySec
     return sum;
   };
   return {
-    classified: value(/^tongate_decoder_(?:traces_classified|classified_traces|classify_traces|classification_traces)[a-z_]*(?:\{[^}]*\})? ([0-9.e+-]+)$/),
-    classifySeconds: value(/^tongate_decoder_(?:classif[a-z_]*seconds(?:_sum|_total)?)(?:\{[^}]*\})? ([0-9.e+-]+)$/),
+    classified: value(/^tongate_decoder_traces_classified_total(?:\{[^}]*\})? ([0-9.e+-]+)$/),
+    classifySeconds: value(/^tongate_decoder_classify_seconds_sum(?:\{[^}]*\})? ([0-9.e+-]+)$/),
   };
 }
 
