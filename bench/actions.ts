@@ -67,11 +67,13 @@ interface FixtureRound {
   parsePerCpuSec: number;
 }
 
-function fixtureRound(traces: Loaded[], copies: number): FixtureRound {
+/**
+ * Classifies `copies` fresh copies of the traces, and parses every body of `baselineCopies` more
+ * (the baseline's rate settles on far fewer traces).
+ */
+function fixtureRound(traces: Loaded[], copies: number, baselineCopies: number): FixtureRound {
   let classifySeconds = 0;
   let classifyCpu = 0;
-  let parseSeconds = 0;
-  let parseCpu = 0;
   for (let c = 0; c < copies; c++) {
     const fresh = traces.map((t) => ({ trace: structuredClone(t.trace), lookup: t.lookup }));
     const t0 = performance.now();
@@ -79,15 +81,20 @@ function fixtureRound(traces: Loaded[], copies: number): FixtureRound {
     for (const t of fresh) classifyTrace(t.trace, t.lookup);
     classifySeconds += (performance.now() - t0) / 1000;
     classifyCpu += cpuSeconds() - c0;
-    const again = traces.map((t) => structuredClone(t.trace));
-    const t1 = performance.now();
-    const c1 = cpuSeconds();
-    for (const tr of again) for (const tx of tr.transactions) for (const m of [tx.inMsg, ...tx.outMsgs]) if (m?.body) Cell.fromBase64(m.body);
-    parseSeconds += (performance.now() - t1) / 1000;
-    parseCpu += cpuSeconds() - c1;
+  }
+  let parseSeconds = 0;
+  let parseCpu = 0;
+  for (let c = 0; c < baselineCopies; c++) {
+    const fresh = traces.map((t) => structuredClone(t.trace));
+    const t0 = performance.now();
+    const c0 = cpuSeconds();
+    for (const tr of fresh) for (const tx of tr.transactions) for (const m of [tx.inMsg, ...tx.outMsgs]) if (m?.body) Cell.fromBase64(m.body);
+    parseSeconds += (performance.now() - t0) / 1000;
+    parseCpu += cpuSeconds() - c0;
   }
   const n = copies * traces.length;
-  return { classifyPerSec: n / classifySeconds, classifyPerCpuSec: n / classifyCpu, parsePerSec: n / parseSeconds, parsePerCpuSec: n / parseCpu };
+  const b = baselineCopies * traces.length;
+  return { classifyPerSec: n / classifySeconds, classifyPerCpuSec: n / classifyCpu, parsePerSec: b / parseSeconds, parsePerCpuSec: b / parseCpu };
 }
 
 async function fixturesPart(): Promise<Record<string, unknown>> {
@@ -101,15 +108,16 @@ async function fixturesPart(): Promise<Record<string, unknown>> {
     states.set(c.state, (states.get(c.state) ?? 0) + 1);
     actions += c.actions.length;
   }
-  fixtureRound(traces, 2); // warm
+  const baselineCopies = Math.min(copies, Number(process.env.BENCH_BASELINE_COPIES ?? 50));
+  fixtureRound(traces, 2, 2); // warm
   console.log();
-  console.log(`1. fixture traces: ${traces.length} traces (${txs} transactions, ${actions} actions; states ${JSON.stringify(Object.fromEntries(states))}) from ${toncenterActionsDir()}, × ${copies} = ${fmt(copies * traces.length)} classifications a round, ${ROUNDS} rounds`);
+  console.log(`1. fixture traces: ${traces.length} traces (${txs} transactions, ${actions} actions; states ${JSON.stringify(Object.fromEntries(states))}) from ${toncenterActionsDir()}, × ${copies} = ${fmt(copies * traces.length)} classifications a round (the baseline: ${fmt(baselineCopies * traces.length)}), ${ROUNDS} rounds`);
   console.log();
   console.log("| round | classified traces/s | classified traces per CPU-s | baseline: every body's BoC parsed, traces/s | baseline per CPU-s | classification ÷ baseline (CPU) |");
   console.log("|---|---|---|---|---|---|");
   const rounds: FixtureRound[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
-    const x = fixtureRound(traces, copies);
+    const x = fixtureRound(traces, copies, baselineCopies);
     rounds.push(x);
     console.log(`| ${r} | ${fmt(x.classifyPerSec)} | ${fmt(x.classifyPerCpuSec)} | ${fmt(x.parsePerSec)} | ${fmt(x.parsePerCpuSec)} | ${(x.classifyPerCpuSec / x.parsePerCpuSec).toFixed(2)} |`);
   }
