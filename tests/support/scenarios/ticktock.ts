@@ -1,6 +1,10 @@
 // Tick and tock transactions: localnet's collator runs them in every masterchain block, on the
 // special accounts whose StateInit asks for them (its elector stand-in ticks, its config stand-in
-// tocks, as mainnet's do). Each is a trace of its own, without an inbound message.
+// tocks, as mainnet's do). Each is a trace of its own, without an inbound message. Localnet's
+// stand-ins send no message on tick or tock, so each such trace is that one transaction: toncenter's
+// classifier gives a lone tick-tock no action (trace_processor.py), and a tick_tock action (a
+// tick-tock that starts a chain of messages, as mainnet's elector does when it returns stakes)
+// cannot be made on localnet without a special account that sends.
 import { loadTransaction, type Address, Address as TonAddress } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 
