@@ -4,17 +4,22 @@
 // at a fixed price and by auction; a telemint username auctioned and transferred; wallets their
 // master denies, and one seen before its master. Every API v3 answer equals what the contracts'
 // get-methods gave on the chain at the same block, and validates against v3.yaml.
-import type { Address, Cell } from "@ton/core";
+// On the same chain, the action scenarios (tests/support/action-scenarios.ts) and the token
+// scenarios' steps each give the action toncenter names them in /api/v3/actions, with the details
+// of toncenter's answers.
+import { Cell, type Address } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";
+import { runActionScenarios, type ActionScenarios } from "../support/action-scenarios.js";
 import { runTokenScenarios, type JettonKind, type TokenScenarios } from "../support/token-scenarios.js";
 import { v3ResponseErrors } from "../support/v3-schema.js";
 
 let net: Localnet;
 let t: Embedded;
 let s: TokenScenarios;
+let a: ActionScenarios;
 
 const raw = (a: Address) => a.toRawString().toUpperCase();
 const rawOrNull = (a: Address | null) => (a ? raw(a) : null);
@@ -31,9 +36,11 @@ async function v3(path: string, query: string) {
 beforeAll(async () => {
   net = await startTestLocalnet({ seed: "decoder-scenarios", wallets: 3 });
   s = await runTokenScenarios(net);
+  a = await runActionScenarios(net);
   t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on" });
-  await decodedTo(t.url, s.mcSeqno);
-}, 300_000);
+  // the decoder classifies every trace as it decodes: on a loaded 2-core host that takes minutes
+  await decodedTo(t.url, a.mcSeqno, { timeoutMs: 400_000 });
+}, 600_000);
 
 afterAll(async () => {
   await t?.close();
@@ -163,5 +170,223 @@ describe("telemint username (fixture code)", () => {
     expect(JSON.stringify(sales.nft_sales)).toContain(tm.item.tokenName);
     const transfers = await v3("nft/transfers", `item_address=${raw(tm.item.address)}&sort=asc`);
     expect(transfers.nft_transfers.map((x: { transaction_hash: string }) => x.transaction_hash)).toEqual(tm.transfers.map((x) => b64(x.tx.hash)));
+  });
+});
+
+// ---- actions ----
+
+interface ApiAction {
+  action_id: string;
+  type: string;
+  success: boolean;
+  trace_id: string;
+  transactions: string[];
+  accounts?: string[];
+  details: Record<string, unknown>;
+}
+
+/**
+ * The actions of a trace as /api/v3/actions answers them (every type, toncenter's `latest`). The
+ * decoder classifies a trace after it stored it: the answer is polled until it holds `type`.
+ */
+async function traceActions(traceId: Buffer, type: string): Promise<ApiAction[]> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const body = await v3("actions", `trace_id=${encodeURIComponent(b64(traceId))}&supported_action_types=latest&include_accounts=true`);
+    const actions: ApiAction[] = body.actions;
+    if (actions.some((x) => x.type === type) || Date.now() > until) return actions;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The one action of `type` in the trace, which holds the transaction `txHash`. */
+async function actionOf(traceId: Buffer, type: string, txHash: Buffer): Promise<ApiAction> {
+  const actions = await traceActions(traceId, type);
+  const found = actions.filter((x) => x.type === type && x.transactions.includes(b64(txHash)));
+  expect(found, `${type} in trace ${b64(traceId)}: ${JSON.stringify(actions.map((x) => [x.type, x.transactions]))}`).toHaveLength(1);
+  const action = found[0]!;
+  expect(action.trace_id).toBe(b64(traceId));
+  return action;
+}
+
+/** A BoC in an answer holds the expected cell (serialisation flags may differ from ours). */
+const bocOf = (boc: unknown) => Cell.fromBase64(String(boc)).hash().toString("base64");
+
+describe("actions: TON transfers (a comment, a deploy, a bounce)", () => {
+  it("a transfer with a comment is a ton_transfer with its comment", async () => {
+    const c = a.transfers.comment;
+    const x = await actionOf(c.tx.traceId, "ton_transfer", c.tx.hash);
+    expect(x.success).toBe(true);
+    expect(x.details).toMatchObject({ source: raw(c.source), destination: raw(c.destination), value: c.value.toString(), comment: c.comment, encrypted: false });
+  });
+
+  it("a deploy is a contract_deploy of the new account", async () => {
+    const d = a.transfers.deploy;
+    const x = await actionOf(d.tx.traceId, "contract_deploy", d.tx.hash);
+    expect(x.success).toBe(true);
+    expect(x.details).toMatchObject({ source: raw(d.source), destination: raw(d.destination), value: d.value.toString() });
+  });
+
+  it("a comment the contract throws on is a failed ton_transfer (the bounce comes back)", async () => {
+    const b = a.transfers.bounced;
+    const x = await actionOf(b.tx.traceId, "ton_transfer", b.tx.hash);
+    expect(x.success).toBe(false);
+    expect(x.details).toMatchObject({ source: raw(b.source), destination: raw(b.destination), value: b.value.toString(), comment: b.comment, encrypted: false });
+  });
+});
+
+describe("actions: multisig v2", () => {
+  it("alice's new order is a multisig_create_order naming the order contract, signed by its creator", async () => {
+    const m = a.multisig;
+    const x = await actionOf(m.create.tx.traceId, "multisig_create_order", m.create.tx.hash);
+    expect(x.success).toBe(true);
+    expect(x.details).toMatchObject({
+      query_id: m.create.queryId.toString(),
+      order_seqno: m.orderSeqno.toString(),
+      is_created_by_signer: true,
+      is_signed_by_creator: true,
+      creator_index: m.create.creatorIndex,
+      expiration_date: m.expirationDate,
+      source: raw(m.create.creator),
+      destination: raw(m.multisig),
+      destination_order: raw(m.order),
+    });
+    expect(bocOf(x.details.order_boc)).toBe(hashOf(m.orderCell));
+  });
+
+  it("bob's approval is a multisig_approve, and the execution it triggers a multisig_execute", async () => {
+    const m = a.multisig;
+    const approve = await actionOf(m.approve.tx.traceId, "multisig_approve", m.approve.tx.hash);
+    expect(approve.success).toBe(true);
+    expect(approve.details).toMatchObject({ signer_index: m.approve.signerIndex, exit_code: 0, source: raw(m.approve.signer), destination: raw(m.order) });
+    const execute = await actionOf(m.execute.tx.traceId, "multisig_execute", m.execute.tx.hash);
+    expect(execute.success).toBe(true);
+    expect(execute.details).toMatchObject({
+      order_seqno: m.orderSeqno.toString(),
+      expiration_date: m.expirationDate,
+      approvals_num: m.execute.approvalsNum,
+      signers_hash: b64(m.execute.signersHash),
+      source: raw(m.order),
+      destination: raw(m.multisig),
+    });
+    expect(bocOf(execute.details.order_boc)).toBe(hashOf(m.orderCell));
+  });
+
+  it("the multisig's account history lists its actions", async () => {
+    const m = a.multisig;
+    const body = await v3("actions", `account=${raw(m.multisig)}&supported_action_types=latest&sort=asc&limit=100`);
+    const types = body.actions.map((x: ApiAction) => x.type);
+    expect(types).toEqual(expect.arrayContaining(["contract_deploy", "multisig_create_order", "multisig_execute"]));
+  });
+});
+
+describe("actions: vesting wallet", () => {
+  it("the sender's whitelisting is a vesting_add_whitelist", async () => {
+    const v = a.vesting;
+    const x = await actionOf(v.addWhitelist.tx.traceId, "vesting_add_whitelist", v.addWhitelist.tx.hash);
+    expect(x.success).toBe(true);
+    expect(x.details).toMatchObject({ query_id: v.addWhitelist.queryId.toString(), accounts_added: v.addWhitelist.added.map(raw), source: raw(v.sender), vesting: raw(v.vesting) });
+  });
+
+  it("the owner's send is a vesting_send_message with the message it sent", async () => {
+    const v = a.vesting;
+    const x = await actionOf(v.send.tx.traceId, "vesting_send_message", v.send.tx.hash);
+    expect(x.success).toBe(true);
+    expect(x.details).toMatchObject({ query_id: v.send.queryId.toString(), source: raw(v.owner), vesting: raw(v.vesting), destination: raw(v.send.destination), amount: v.send.value.toString() });
+    expect(bocOf(x.details.message_boc)).toBe(hashOf(v.send.message));
+  });
+});
+
+describe("actions: nominator pool", () => {
+  it("a nominator's \"d\" to the pool is a stake_deposit (provider nominator)", async () => {
+    const p = a.nominatorPool;
+    const x = await actionOf(p.deposit.tx.traceId, "stake_deposit", p.deposit.tx.hash);
+    expect(x.success).toBe(true);
+    expect(x.details).toMatchObject({ provider: "nominator", stake_holder: raw(p.deposit.nominator), pool: raw(p.pool), amount: p.deposit.value.toString() });
+  });
+});
+
+describe("actions: tick and tock", () => {
+  // toncenter's trace processor gives a lone tick-tock transaction no action (trace_processor.py:
+  // "early return for tick-tock transactions"), and localnet's special accounts send nothing on
+  // tick or tock, so every one of their traces is lone: classified, with no action.
+  it("a lone tick or tock transaction's trace is classified with no action", async () => {
+    for (const tt of a.ticktock.transactions) {
+      const id = encodeURIComponent(b64(tt.traceId));
+      const until = Date.now() + 10_000;
+      let trace: { trace_info: { classification_state: string }; actions?: unknown[] } | undefined;
+      do {
+        trace = (await v3("traces", `trace_id=${id}&include_actions=true`)).traces[0];
+        if (trace?.trace_info.classification_state === "ok") break;
+        await new Promise((r) => setTimeout(r, 250));
+      } while (Date.now() < until);
+      expect(trace, `the ${tt.kind} trace ${b64(tt.traceId)}`).toBeDefined();
+      expect(trace!.trace_info.classification_state).toBe("ok");
+      expect(trace!.actions ?? []).toEqual([]);
+      expect((await v3("actions", `trace_id=${id}&supported_action_types=latest`)).actions).toEqual([]);
+    }
+  });
+});
+
+describe.each(["legacy", "jetton2", "stablecoin"] satisfies JettonKind[])("actions: %s jetton", (kind) => {
+  it("each mint is a jetton_mint to its holder's wallet", async () => {
+    const j = s.jettons[kind];
+    for (const m of j.mints) {
+      const x = await actionOf(m.tx.traceId, "jetton_mint", m.tx.hash);
+      expect(x.success).toBe(true);
+      expect(x.details).toMatchObject({ asset: raw(j.master.address), receiver: raw(m.to), receiver_jetton_wallet: raw(m.wallet), amount: m.amount.toString() });
+    }
+  });
+
+  it("each transfer is a jetton_transfer with its parties, amount and payload", async () => {
+    const j = s.jettons[kind];
+    for (const tr of j.transfers) {
+      const x = await actionOf(tr.tx.traceId, "jetton_transfer", tr.tx.hash);
+      expect(x.success).toBe(true);
+      expect(x.details).toMatchObject({
+        asset: raw(j.master.address),
+        sender: raw(tr.source),
+        receiver: raw(tr.destination),
+        sender_jetton_wallet: raw(tr.sourceWallet),
+        receiver_jetton_wallet: raw(tr.destinationWallet),
+        amount: tr.amount.toString(),
+        query_id: tr.queryId.toString(),
+        response_destination: rawOrNull(tr.responseDestination),
+        forward_amount: tr.forwardTonAmount.toString(),
+        comment: tr.comment,
+      });
+    }
+  });
+
+  it("the burn is a jetton_burn of the owner's wallet", async () => {
+    const j = s.jettons[kind];
+    for (const b of j.burns) {
+      const x = await actionOf(b.tx.traceId, "jetton_burn", b.tx.hash);
+      expect(x.success).toBe(true);
+      expect(x.details).toMatchObject({ owner: raw(b.owner), owner_jetton_wallet: raw(b.wallet), asset: raw(j.master.address), amount: b.amount.toString() });
+    }
+  });
+});
+
+describe("actions: getgems NFTs", () => {
+  it("an owner's transfer is an nft_transfer of the item between the owners", async () => {
+    const g = s.getgems;
+    const byOwner = g.transfers.find((x) => x.oldOwner.equals(s.actors.alice) && x.newOwner.equals(s.actors.bob) && x.tx.account.equals(g.items[0]!.address));
+    expect(byOwner, "alice's transfer of item 0 to bob").toBeDefined();
+    const x = await actionOf(byOwner!.tx.traceId, "nft_transfer", byOwner!.tx.hash);
+    expect(x.success).toBe(true);
+    expect(x.details).toMatchObject({ nft_collection: raw(g.collection.address), nft_item: raw(byOwner!.item), old_owner: raw(byOwner!.oldOwner), new_owner: raw(byOwner!.newOwner), query_id: byOwner!.queryId.toString() });
+  });
+
+  it("the fixed-price buy is an nft_purchase of the item by its buyer from its seller", async () => {
+    const sale = s.getgems.sales.sold;
+    const buy = sale.buy!;
+    const actions = await traceActions(buy.tx.traceId, "nft_purchase");
+    const found = actions.filter((x) => x.type === "nft_purchase");
+    expect(found, JSON.stringify(actions.map((x) => x.type))).toHaveLength(1);
+    const x = found[0]!;
+    expect(x.success).toBe(true);
+    expect(x.details).toMatchObject({ nft_collection: raw(s.getgems.collection.address), nft_item: raw(sale.item), new_owner: raw(buy.buyer) });
+    expect([x.details.old_owner, x.details.real_old_owner]).toContain(raw(sale.seller));
   });
 });

@@ -66,16 +66,31 @@ export class LocalnetSender {
    * the account and the exit code.
    */
   async send(...messages: InternalMessage[]): Promise<Transaction[]> {
+    return sendExternalMessage(this.net, this.address, this.transfer(await this.seqno(), messages));
+  }
+
+  /**
+   * Sends one message that is meant to fail on its way (a transfer that bounces): the block's
+   * transactions, failed ones included.
+   */
+  async sendExpectingFailure(message: InternalMessage): Promise<Transaction[]> {
+    return sendExternalMessage(this.net, this.address, this.transfer(await this.seqno(), [message]), { failures: "allowed" });
+  }
+
+  private async seqno(): Promise<number> {
+    return (await runGetMethod(this.net, this.address, "seqno")).readNumber();
+  }
+
+  private transfer(seqno: number, messages: InternalMessage[]): Cell {
     const transfer = {
-      seqno: (await runGetMethod(this.net, this.address, "seqno")).readNumber(),
+      seqno,
       secretKey: this.genesis.keyPair.secretKey,
       sendMode: SendMode.PAY_GAS_SEPARATELY,
       // valid for a minute of localnet time, which the control API can move ahead of the wall clock
       timeout: this.net.now() + 60,
       messages: messages.map((m) => internal({ to: m.to, value: m.value, body: m.body, init: m.init, bounce: m.bounce ?? true })),
     };
-    const body = this.wallet instanceof WalletContractV4 ? this.wallet.createTransfer(transfer) : this.wallet.createTransfer(transfer);
-    return sendExternalMessage(this.net, this.address, body);
+    return this.wallet instanceof WalletContractV4 ? this.wallet.createTransfer(transfer) : this.wallet.createTransfer(transfer);
   }
 
   /** Deploys `init` (basechain) with `value` nanotons and an optional first message body; returns its address. */
@@ -88,16 +103,16 @@ export class LocalnetSender {
 
 /**
  * Sends an external message to `to` (no StateInit), seals a block and returns the block's
- * transactions; throws when one of them failed, as LocalnetSender.send does.
+ * transactions; throws when one of them failed (unless `failures` is "allowed"), as LocalnetSender.send does.
  */
-export async function sendExternalMessage(net: Localnet, to: Address, body: Cell): Promise<Transaction[]> {
+export async function sendExternalMessage(net: Localnet, to: Address, body: Cell, o: { failures?: "allowed" } = {}): Promise<Transaction[]> {
   await net.chain.sendExternal(beginCell().store(storeMessage(external({ to, body }))).endCell().toBoc());
   await net.chain.seal();
   // every shard's block of this seal (workchain 0 may be split), then the masterchain block
   const records = [...net.chain.shardTips.flatMap((t) => t.rec?.transactions ?? []), ...net.chain.lastMasterchain!.transactions];
   const txs = records.map((r) => loadTransaction(r.cell.beginParse()));
   const failed = txs.map(failure).filter((f) => f !== undefined);
-  if (failed.length > 0) throw new Error(`transactions failed: ${failed.join("; ")}`);
+  if (failed.length > 0 && o.failures !== "allowed") throw new Error(`transactions failed: ${failed.join("; ")}`);
   return txs;
 }
 

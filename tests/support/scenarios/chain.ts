@@ -152,3 +152,21 @@ export function accountNow(net: Localnet, a: Address): AccountNow {
   if (st.type === "active") return { status: "active", balance, code: st.state.code ?? null, data: st.state.data ?? null };
   return { status: st.type, balance, code: null, data: null };
 }
+
+/**
+ * The hash of a transaction's inbound message as the chain holds it (toncenter's msg_hash): the
+ * cell in the transaction's own tree, not a re-serialisation of the parsed message.
+ */
+export function inMessageHash(tx: Transaction): Buffer {
+  // transaction's first ref: ^[ in_msg:(Maybe ^(Message Any)) out_msgs:(HashmapE 15 ^(Message Any)) ]
+  const s = tx.raw.refs[0]!.beginParse();
+  if (!s.loadBit()) throw new Error(`transaction lt ${tx.lt} has no inbound message`);
+  return s.loadRef().hash();
+}
+
+/** The transaction of `account` in `block` on an internal message whose body is `body` (a text comment, an empty transfer). */
+export function txByBody(block: Block, account: Address, body: Cell): Transaction {
+  const tx = block.find((t) => sameAccount(t, account) && t.inMessage?.info.type === "internal" && t.inMessage.body.equals(body));
+  if (!tx) throw new Error(`no transaction of ${account.toRawString()} on a message with body ${body.hash().toString("hex")} in this block`);
+  return tx;
+}

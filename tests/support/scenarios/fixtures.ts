@@ -1,5 +1,5 @@
 // The compiled code of real TON contracts (../shared/fixtures/contracts, manifest.json there says
-// where each comes from), for the token scenarios.
+// where each comes from), for the token and action scenarios.
 import { readFileSync } from "node:fs";
 import { Cell } from "@ton/core";
 
@@ -18,10 +18,14 @@ export type FixtureContract =
   | "nft_sale_getgems_v3r3"
   | "nft_auction_getgems_v3r3"
   | "telemint_collection"
-  | "telemint_item";
+  | "telemint_item"
+  | "multisig_v2"
+  | "multisig_order_v2"
+  | "vesting_wallet"
+  | "nominator_pool";
 
 /** The contracts whose code mainnet accounts hold as a library cell. */
-export type LibraryContract = "jetton2_wallet" | "stablecoin_wallet";
+export type LibraryContract = "jetton2_wallet" | "stablecoin_wallet" | "multisig_order_v2";
 
 const cells = new Map<string, Cell>();
 
