@@ -108,8 +108,8 @@ export async function factsAt(store: Store, addresses: Iterable<string>, mcSeqno
   const withData = [...out].filter(([, f]) => f.interfaces?.some((i) => DATA_INTERFACES.has(i))).map(([a]) => a);
   for (let i = 0; i < withData.length; i += CHUNK) {
     const params = { addresses: withData.slice(i, i + CHUNK), mc: mcSeqno };
-    for (const r of await select<{ account: string; data_boc: string }>(store, LATEST_DATA, params)) {
-      entry(r.account).dataBoc = { account: r.account, dataBoc: r.data_boc };
+    for (const r of await select<{ account: string; latest_data: string }>(store, LATEST_DATA, params)) {
+      entry(r.account).dataBoc = { account: r.account, dataBoc: r.latest_data };
     }
   }
   return out;
@@ -122,7 +122,7 @@ const DATA_INTERFACES = new Set(["multisig_order_v2"]);
  * The latest data of each account among its states up to the block's last transaction (an order
  * destroyed when it executes keeps the data it had before).
  */
-const LATEST_DATA = `SELECT account, argMax(data_boc, last_trans_lt) AS data_boc FROM account_states
+const LATEST_DATA = `SELECT account, argMax(data_boc, last_trans_lt) AS latest_data FROM account_states
   WHERE account IN {addresses:Array(String)} AND data_boc IS NOT NULL
     AND last_trans_lt <= (SELECT max(lt) FROM transactions WHERE account IN {addresses:Array(String)} AND mc_seqno <= {mc:UInt32})
   GROUP BY account`;
