@@ -8,3 +8,4 @@ export * from "./json.js";
 export { UNREGISTERED_MATCHERS, MATCHER_ORDER } from "./matchers/order.js";
 export * from "./trace-file.js";
 export { multisigOrderFactsFromData } from "./matchers/multisig/facts.js";
+export { unknownAction } from "./engine/serialize.js";

@@ -3,7 +3,7 @@
 // after their traces were classified), classified with the decoder's facts as of the block. Pure
 // reads and a deterministic classifier: the same block gives the same rows, so a block decoded
 // again after a crash writes what it wrote before.
-import { addressesToLookUp, type ActionRow, type Classification, classifyTrace, type ContractFacts, MapInterfaceLookup, relatedAddresses, type TraceInput } from "@tongate/actions";
+import { addressesToLookUp, type Classification, classifyTrace, type ContractFacts, MapInterfaceLookup, relatedAddresses, type TraceInput, unknownAction } from "@tongate/actions";
 import type { Logger } from "@tongate/runtime";
 import { actionRow, classificationRow, KEY_COLUMNS, type KeyTraceActions, select, type Store } from "@tongate/store";
 import type { Decided } from "../pending.js";
@@ -26,44 +26,6 @@ export interface BlockClassification {
   broken: number;
 }
 
-/** One `unknown` action for a whole trace: what stands for a trace the classifier failed on. */
-export function unknownAction(t: TraceInput): ActionRow {
-  const root = t.transactions[0];
-  const last = t.transactions[t.transactions.length - 1];
-  return {
-    trace_id: t.traceId,
-    action_id: t.traceId,
-    type: "unknown",
-    tx_hashes: t.transactions.map((x) => x.hash),
-    accounts: [...new Set(t.transactions.map((x) => x.account))],
-    success: t.transactions.every((x) => !x.aborted),
-    start_lt: root?.lt ?? t.startLt,
-    end_lt: last?.lt ?? t.endLt,
-    start_utime: root?.now ?? t.startUtime,
-    end_utime: last?.now ?? t.endUtime,
-    mc_seqno_end: t.mcSeqnoEnd,
-    trace_end_lt: t.endLt,
-    trace_end_utime: t.endUtime,
-    trace_external_hash: t.externalHash,
-    trace_external_hash_norm: t.externalHashNorm,
-    trace_mc_seqno_end: t.mcSeqnoEnd,
-    source: null,
-    source_secondary: null,
-    destination: null,
-    destination_secondary: null,
-    asset: null,
-    asset_secondary: null,
-    asset2: null,
-    asset2_secondary: null,
-    amount: null,
-    value: null,
-    opcode: null,
-    value_extra_currencies: null,
-    parent_action_id: null,
-    ancestor_type: [],
-    extra: null,
-  };
-}
 
 /** The traces with a transaction on these accounts at or before block `mcSeqno`, newest first, at most `limit`. */
 async function tracesOfAccounts(store: Store, accounts: readonly string[], mcSeqno: number, limit: number): Promise<string[]> {
