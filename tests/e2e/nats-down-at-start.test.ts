@@ -68,11 +68,13 @@ async function admitted(ms: number): Promise<{ perGateway: number[]; statuses: S
     gateways.flatMap((base, gw) =>
       [0, 1].map(async () => {
         while (performance.now() < end) {
-          const at = performance.now();
           const res = await fetch(`${base}${DETECT}`);
           await res.arrayBuffer();
+          // counted by when the answer came (the limiter decided just before it), not when the
+          // request left: on a loaded machine a request waits in queues before the limiter sees it
+          const at = performance.now();
           statuses.add(res.status);
-          if (res.status === 200 && at >= from) perGateway[gw]!++;
+          if (res.status === 200 && at >= from && at < end) perGateway[gw]!++;
         }
       }),
     ),
@@ -100,7 +102,8 @@ describe.skipIf(!hasNats)("tongate started while NATS is down", () => {
     expect(down.statuses, "answers while NATS is down").toEqual(new Set([200, 429]));
     for (const n of down.perGateway) {
       expect(n, `admitted by one gateway while NATS is down: ${down.perGateway.join(", ")}`).toBeGreaterThanOrEqual(RPS * seconds * 0.9);
-      expect(n).toBeLessThanOrEqual(RPS * seconds * 1.1);
+      // a token bucket's bound: what refills in the window and one full bucket (the burst, RPS)
+      expect(n).toBeLessThanOrEqual(RPS * seconds + RPS);
     }
 
     await nats.resume();
@@ -122,7 +125,7 @@ describe.skipIf(!hasNats)("tongate started while NATS is down", () => {
     const total = up.perGateway[0]! + up.perGateway[1]!;
     expect(up.statuses, "answers once NATS is up").toEqual(new Set([200, 429]));
     expect(total, `admitted by both gateways in ${MEASURE_MS} ms, ${RECOVER_MS} ms after NATS started: ${up.perGateway.join(" + ")}`).toBeGreaterThanOrEqual(RPS * seconds * 0.9);
-    expect(total).toBeLessThanOrEqual(RPS * seconds * 1.1);
+    expect(total).toBeLessThanOrEqual(RPS * seconds + RPS); // one shared bucket (unshared: twice the rate)
     for (const n of up.perGateway) expect(n, "each gateway's share").toBeGreaterThan(0);
 
     // the events `start`'s indexer stored while NATS was down are in the stream now, in order from block 1

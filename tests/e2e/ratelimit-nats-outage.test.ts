@@ -47,7 +47,9 @@ async function drive(samples: Sample[], gw: number, base: string, headers: Recor
   }
 }
 
-const within = (s: Sample[], from: number, to: number) => s.filter((x) => x.at >= from && x.at < to);
+// by when the answer came (the limiter decided just before it), not when the request left: on a
+// loaded machine a request waits in queues for a while before the limiter sees it
+const within = (s: Sample[], from: number, to: number) => s.filter((x) => x.at + x.ms >= from && x.at + x.ms < to);
 const outageDecisions = (rl: string) =>
   Promise.all(["local\",outcome=\"allowed", "local\",outcome=\"limited", "deny\",outcome=\"unavailable"].map((l) => metric(rl, `tongate_ratelimit_outage_decisions_total{policy="${l}"}`))).then((v) => v.reduce((a, b) => a + b, 0));
 
@@ -203,7 +205,9 @@ describe.skipIf(!hasNats).each(["local", "deny"] as const)("rate limits through 
       const shared = keyed.filter((s) => s.status === 200).length;
       const expected = (RPS * MEASURE_MS) / 1000;
       expect(shared, `${label}: admitted by both gateways in ${MEASURE_MS} ms, ${RECOVER_MS} ms after NATS returned`).toBeGreaterThanOrEqual(expected * 0.9);
-      expect(shared).toBeLessThanOrEqual(expected * 1.1);
+      // a token bucket's bound: what refills in the window and one full bucket (the burst, RPS);
+      // two unshared buckets would admit twice the rate
+      expect(shared).toBeLessThanOrEqual(expected + RPS);
       // NATS decides again. On this loaded machine nats-server sometimes sends nothing for the
       // deadline's 50 ms while it is up: that update is decided by the policy and the link checks
       // the server (one PING) before the next; a few such decisions, never a link left down.

@@ -10,7 +10,7 @@ import { consumerOpts, RetentionPolicy, StorageType, type JetStreamClient, type 
 import { ConfigError } from "./config.js";
 import type { BusMessage, EventBus, OpenBusOptions, PublishOptions, SubscribeOptions, Subscription } from "./bus.js";
 import { createLogger } from "./log.js";
-import { NatsLink } from "./nats-link.js";
+import { isJetStreamTimeout, NatsLink } from "./nats-link.js";
 import type { DependencyHealth } from "./service.js";
 
 export const EVENTS_STREAM = "TONGATE_EVENTS";
@@ -56,6 +56,7 @@ export class NatsBus implements EventBus {
         try {
           await ensureStream(nc, stream);
         } catch (e) {
+          if (isJetStreamTimeout(e)) throw new Error(`JetStream stream "${stream}" did not answer in time`, { cause: e });
           throw new ConfigError(`--nats-url ${url}: JetStream stream "${stream}": ${(e as Error).message} (is the server started with JetStream, -js?)`);
         }
       },

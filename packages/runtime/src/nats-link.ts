@@ -48,6 +48,15 @@ export function isUnreachable(e: unknown): boolean {
   return ["CONNECTION_REFUSED", "CONNECTION_TIMEOUT", "TIMEOUT", "DISCONNECT", "CONNECTION_CLOSED"].includes(code) || /^E[A-Z_]+$/.test(code);
 }
 
+/**
+ * A JetStream request the server did not answer in time (a server slow to start JetStream, or a
+ * loaded machine): worth trying again, unlike an error the server answered with.
+ */
+export function isJetStreamTimeout(e: unknown): boolean {
+  const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+  return code === "TIMEOUT";
+}
+
 export interface NatsLinkOptions {
   /** The connection's name on the server. */
   name: string;
@@ -143,8 +152,17 @@ export class NatsLink {
     try {
       await options.prepare?.(nc);
     } catch (e) {
-      await nc.close();
-      throw e;
+      if (e instanceof ConfigError) {
+        await nc.close();
+        throw e;
+      }
+      // connected, but the server did not answer the preparation in time: it goes on in the
+      // background, as after a reconnection (degraded until it is ready)
+      options.log.warn({ nats: url, err: e }, "NATS is connected but not ready at start; preparing in the background");
+      link.set("preparing");
+      void link.watch();
+      link.prepareLoop();
+      return link;
     }
     link.set("up");
     void link.watch();

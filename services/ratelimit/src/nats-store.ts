@@ -22,7 +22,7 @@
 // with the policy and connects in the background.
 import { StorageType, type KV, type NatsConnection, type NatsError } from "nats";
 import { apiError, ConfigError, type Logger } from "@tongate/runtime";
-import { NatsDownError, NatsLink, type NatsState } from "@tongate/runtime/nats";
+import { isJetStreamTimeout, NatsDownError, NatsLink, type NatsState } from "@tongate/runtime/nats";
 import { MemoryBucketStore, type BucketStore } from "./bucket-store.js";
 import type { RateLimitMetrics } from "./metrics.js";
 import type { BucketState, Rate, Take } from "./token-bucket.js";
@@ -77,6 +77,7 @@ export class NatsBucketStore implements BucketStore {
         try {
           store.kv = await nc.jetstream({ timeout: KV_TIMEOUT_MS }).views.kv(bucket, { history: 1, ttl: IDLE_TTL_MS, storage: StorageType.Memory });
         } catch (e) {
+          if (isJetStreamTimeout(e)) throw new Error(`JetStream KV "${bucket}" did not answer within ${KV_TIMEOUT_MS} ms`, { cause: e });
           throw new ConfigError(`--nats-url ${o.url}: JetStream KV "${bucket}": ${(e as Error).message} (is the server started with JetStream, -js?)`);
         }
       },
