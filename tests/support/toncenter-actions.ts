@@ -2,13 +2,13 @@
 // a trace file read into the classifier's TraceInput and a lookup over its `interfaces`, and a
 // case runner with the README's rules (candidates by type, the Jinja selector subset, exactly
 // one, dotted/indexed keys, partial objects, lists as sets of the same size, integers by value).
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MapInterfaceLookup, type ContractFacts, type TraceInput, type TraceMessage, type TraceTransaction, type TransactionKind } from "@tongate/actions";
+import { readJsonFile, readTraceFile, traceFileFromJson, type Json as JsonValue, type JsonObject as JsonObjectValue, type TraceFile } from "@tongate/actions";
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-type JsonObject = { [k: string]: Json };
+type Json = JsonValue;
+type JsonObject = JsonObjectValue;
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -19,177 +19,19 @@ export function toncenterActionsDir(): string {
   return resolve(here, "../../../shared/fixtures/toncenter_actions");
 }
 
+export type LoadedTrace = TraceFile;
+export const traceFromJson = traceFileFromJson;
+export const loadTraceFile = readTraceFile;
+export { readJsonFile };
+
 function obj(v: Json | undefined): JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? v : {};
 }
 const str = (v: Json | undefined): string | null => (typeof v === "string" ? v : null);
-const num = (v: Json | undefined): number | null => (typeof v === "number" ? v : null);
-const bool = (v: Json | undefined): boolean | null => (typeof v === "boolean" ? v : null);
-const big = (v: Json | undefined): bigint | null => (typeof v === "string" || typeof v === "number" ? BigInt(typeof v === "number" ? Math.trunc(v) : v) : null);
-
-function message(m: JsonObject): TraceMessage {
-  const content = obj(m.message_content);
-  const init = obj(m.init_state);
-  const extra = obj(m.value_extra_currencies);
-  const extras: Record<string, string> = {};
-  for (const [k, v] of Object.entries(extra)) extras[k] = String(v);
-  return {
-    hash: str(m.msg_hash)!,
-    source: str(m.source),
-    destination: str(m.destination),
-    value: big(m.value),
-    valueExtraCurrencies: m.value_extra_currencies === null ? null : extras,
-    fwdFee: big(m.fwd_fee),
-    ihrFee: big(m.ihr_fee),
-    importFee: big(m.import_fee),
-    createdLt: big(m.created_lt),
-    createdAt: num(m.created_at),
-    opcode: num(m.opcode),
-    bounce: bool(m.bounce),
-    bounced: bool(m.bounced),
-    body: str(content.body) ?? "",
-    bodyHash: str(m.body_hash) ?? "",
-    initState: str(init.body),
-    initStateHash: str(m.init_state_hash),
-  };
-}
-
-const STATUSES = ["active", "uninit", "frozen", "nonexist"] as const;
-type Status = (typeof STATUSES)[number];
-const status = (v: Json | undefined): Status => STATUSES.find((s) => s === v) ?? "nonexist";
-const KINDS: TransactionKind[] = ["ord", "tick_tock", "split_prepare", "split_install", "merge_prepare", "merge_install", "storage", "trans_ord"];
-
-function transaction(t: JsonObject): TraceTransaction {
-  const msgs = Array.isArray(t.messages) ? t.messages.map(obj) : [];
-  const inMsg = msgs.find((m) => m.direction === "in");
-  return {
-    hash: str(t.hash)!,
-    lt: big(t.lt)!,
-    account: str(t.account)!,
-    now: num(t.now)!,
-    mcBlockSeqno: num(t.mc_block_seqno) ?? 0,
-    origStatus: status(t.orig_status),
-    endStatus: status(t.end_status),
-    totalFees: big(t.total_fees) ?? 0n,
-    descr: KINDS.find((k) => k === t.descr) ?? "ord",
-    aborted: t.aborted === true,
-    destroyed: t.destroyed === true,
-    isTock: bool(t.is_tock),
-    computeExitCode: num(t.compute_exit_code),
-    computeSkipped: t.compute_mode === null,
-    actionResultCode: null,
-    bounce: str(t.bounce),
-    inMsg: inMsg ? message(inMsg) : null,
-    outMsgs: msgs.filter((m) => m.direction === "out").map(message),
-  };
-}
-
-function facts(v: JsonObject): ContractFacts {
-  const f: ContractFacts = {};
-  const jw = obj(v.JettonWallet);
-  if (v.JettonWallet) f.jettonWallet = { address: str(jw.address)!, owner: str(jw.owner)!, jetton: str(jw.jetton)!, balance: big(jw.balance) ?? 0n };
-  const ni = obj(v.NftItem);
-  if (v.NftItem) {
-    const content: Record<string, string> = {};
-    for (const [k, c] of Object.entries(obj(ni.content))) if (typeof c === "string") content[k] = c;
-    f.nftItem = {
-      address: str(ni.address)!,
-      init: ni.init === true,
-      index: big(ni.index) ?? 0n,
-      collectionAddress: str(ni.collection_address),
-      ownerAddress: str(ni.owner_address),
-      content: ni.content ? content : null,
-    };
-  }
-  const ns = obj(v.NftSale);
-  if (v.NftSale) {
-    f.nftSale = {
-      address: str(ns.address)!,
-      marketplaceAddress: str(ns.marketplace_address),
-      nftAddress: str(ns.nft_address)!,
-      nftOwnerAddress: str(ns.nft_owner_address),
-      fullPrice: big(ns.full_price) ?? 0n,
-      isComplete: ns.is_complete === true,
-      marketplaceFeeAddress: str(ns.marketplace_fee_address),
-      marketplaceFee: big(ns.marketplace_fee),
-      royaltyAddress: str(ns.royalty_address),
-      royaltyAmount: big(ns.royalty_amount),
-    };
-  }
-  const na = obj(v.NftAuction);
-  if (v.NftAuction) {
-    f.nftAuction = {
-      address: str(na.address)!,
-      marketplaceAddress: str(na.mp_addr),
-      nftAddress: str(na.nft_addr)!,
-      nftOwnerAddress: str(na.nft_owner),
-      lastBid: big(na.last_bid) ?? 0n,
-      minBid: big(na.min_bid),
-      maxBid: big(na.max_bid),
-      marketplaceFeeAddress: str(na.mp_fee_addr),
-      royaltyAddress: str(na.royalty_fee_addr),
-    };
-  }
-  const dp = obj(v.DedustPool);
-  if (v.DedustPool && Array.isArray(dp.assets)) f.dedustPool = { assets: dp.assets.map(obj).map((a) => ({ isTon: a.is_ton === true, address: str(a.address) })) };
-  if (v.NominatorPool) f.nominatorPool = { address: str(obj(v.NominatorPool).address) ?? "" };
-  const mo = obj(v.MultisigOrder);
-  if (v.MultisigOrder) {
-    f.multisigOrder = {
-      address: str(mo.address) ?? "",
-      multisigAddress: str(mo.multisig_address) ?? "",
-      signers: Array.isArray(mo.signers) ? mo.signers.filter((x): x is string => typeof x === "string") : [],
-      orderSeqno: big(mo.order_seqno) ?? undefined,
-      threshold: num(mo.threshold) ?? undefined,
-      sentForExecution: bool(mo.sent_for_execution) ?? undefined,
-      approvalsNum: num(mo.approvals_num) ?? undefined,
-      expirationDate: num(mo.expiration_date) ?? undefined,
-    };
-  }
-  const db = obj(v.data_boc);
-  if (v.data_boc) f.dataBoc = { account: str(db.account)!, dataBoc: str(db.data_boc)!, pool: str(db.pool), lockWalletAddress: str(db.lock_wallet_address) };
-  return f;
-}
-
-export interface LoadedTrace {
-  trace: TraceInput;
-  lookup: MapInterfaceLookup;
-  raw: JsonObject;
-}
-
-/** A trace file's JSON (already parsed) as the classifier's input and facts. */
-export function traceFromJson(raw: JsonObject): LoadedTrace {
-  const t = obj(raw.trace);
-  const txs = (Array.isArray(raw.transactions) ? raw.transactions.map(obj) : []).map(transaction);
-  txs.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
-  const trace: TraceInput = {
-    traceId: str(t.trace_id)!,
-    externalHash: str(t.external_hash),
-    externalHashNorm: str(t.external_hash_norm),
-    mcSeqnoStart: num(t.mc_seqno_start) ?? 0,
-    mcSeqnoEnd: num(t.mc_seqno_end) ?? 0,
-    startLt: big(t.start_lt) ?? 0n,
-    endLt: big(t.end_lt) ?? 0n,
-    startUtime: num(t.start_utime) ?? 0,
-    endUtime: num(t.end_utime) ?? 0,
-    transactions: txs,
-  };
-  const map = new Map<string, ContractFacts>();
-  for (const [addr, v] of Object.entries(obj(raw.interfaces))) map.set(addr, facts(obj(v)));
-  return { trace, lookup: new MapInterfaceLookup(map), raw };
-}
-
-export function readJsonFile(path: string): JsonObject {
-  return obj(JSON.parse(readFileSync(path, "utf8")) as Json);
-}
 
 /** traces/<trace_id>.json: the file name is the id in URL-safe base64. */
 export function traceFilePath(dir: string, traceId: string): string {
   return join(dir, "traces", `${traceId.replaceAll("+", "-").replaceAll("/", "_")}.json`);
-}
-
-export function loadTraceFile(path: string): LoadedTrace {
-  return traceFromJson(readJsonFile(path));
 }
 
 export interface FixtureCase {

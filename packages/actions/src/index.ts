@@ -6,4 +6,5 @@ export * from "./render.js";
 export * from "./versions.js";
 export * from "./json.js";
 export { UNREGISTERED_MATCHERS, MATCHER_ORDER } from "./matchers/order.js";
+export * from "./trace-file.js";
 export { multisigOrderFactsFromData } from "./matchers/multisig/facts.js";

@@ -46,8 +46,8 @@ export class Block {
   ghost = false;
   /** the node whose transaction sent this block's first message */
   initiating: EventNode | null = null;
-  deployments = new Set<string>();
-  valueFlow = new ValueFlow();
+  private flow: ValueFlow | null = null;
+  private deployed: Set<string> | null = null;
   minLt = 0n;
   maxLt = 0n;
   minUtime = 0;
@@ -71,6 +71,16 @@ export class Block {
       this.findDeployments();
     }
     if (nodes.length === 1) this.initiating = nodes[0].parent;
+  }
+
+  /** How much TON, fees and jettons each account gained or lost in this block. */
+  get valueFlow(): ValueFlow {
+    return (this.flow ??= new ValueFlow());
+  }
+
+  /** Accounts this block brought to life. */
+  get deployments(): Set<string> {
+    return (this.deployed ??= new Set());
   }
 
   /** Writes this block's fields into its action row (the base fields are already set). */
@@ -116,7 +126,7 @@ export class Block {
       b.parent = this;
       for (const n of b.nodes) this.nodes.push(n);
       this.children.push(b);
-      this.valueFlow.merge(b.valueFlow);
+      if (b.flow !== null) this.valueFlow.merge(b.flow);
     }
     // the blocks right after the group
     const queue = [...earliest.next];
@@ -127,7 +137,7 @@ export class Block {
         continue;
       }
       this.next.push(b);
-      for (const d of b.deployments) this.deployments.add(d);
+      if (b.deployed !== null) for (const d of b.deployed) this.deployments.add(d);
       b.previous = this;
     }
     this.previous = earliest.previous;
