@@ -130,6 +130,20 @@ function facts(v: JsonObject): ContractFacts {
   }
   const dp = obj(v.DedustPool);
   if (v.DedustPool && Array.isArray(dp.assets)) f.dedustPool = { assets: dp.assets.map(obj).map((a) => ({ isTon: a.is_ton === true, address: str(a.address) })) };
+  if (v.NominatorPool) f.nominatorPool = { address: str(obj(v.NominatorPool).address) ?? "" };
+  const mo = obj(v.MultisigOrder);
+  if (v.MultisigOrder) {
+    f.multisigOrder = {
+      address: str(mo.address) ?? "",
+      multisigAddress: str(mo.multisig_address) ?? "",
+      signers: Array.isArray(mo.signers) ? mo.signers.filter((x): x is string => typeof x === "string") : [],
+      orderSeqno: big(mo.order_seqno) ?? undefined,
+      threshold: num(mo.threshold) ?? undefined,
+      sentForExecution: bool(mo.sent_for_execution) ?? undefined,
+      approvalsNum: num(mo.approvals_num) ?? undefined,
+      expirationDate: num(mo.expiration_date) ?? undefined,
+    };
+  }
   const db = obj(v.data_boc);
   if (v.data_boc) f.dataBoc = { account: need(str(db.account), "account"), dataBoc: need(str(db.data_boc), "data_boc"), pool: str(db.pool), lockWalletAddress: str(db.lock_wallet_address) };
   return f;

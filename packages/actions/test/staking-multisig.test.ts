@@ -13,7 +13,7 @@ import {
   loadMultisigOrder,
 } from "@tongate/contracts";
 import { describe, expect, it } from "vitest";
-import { classifyTrace, MapInterfaceLookup, multisigOrderFactsFromData, renderAction, type ActionRow, type ContractFacts } from "../src/index.js";
+import { classifyTrace, MapInterfaceLookup, multisigOrderFactsFromData, readJsonFile, renderAction, traceFileFromJson, type ActionRow, type ContractFacts } from "../src/index.js";
 import { buildTrace, comment, type TxSpec } from "./support/build-trace.js";
 
 const addr = (wc: number, byte: number) => `${wc}:${byte.toString(16).toUpperCase().padStart(2, "0").repeat(32)}`;
@@ -378,5 +378,18 @@ describe("nominator pool", () => {
       ]),
     );
     expect(withdrawals).toHaveLength(2);
+  });
+});
+
+describe("trace files", () => {
+  it("a trace file's NominatorPool and MultisigOrder interfaces are the lookup's nominatorPool and multisigOrder", () => {
+    const raw = readJsonFile(new URL("../../../../shared/fixtures/toncenter_actions/traces/03XZQ1CkN3nBPi4IICznU8BWFghrneCV17qcdq33BrA=.json", import.meta.url).pathname);
+    raw.interfaces = {
+      [POOL]: { NominatorPool: { address: POOL } },
+      [ORDER]: { MultisigOrder: { address: ORDER, multisig_address: MULTISIG, order_seqno: 5.0, threshold: 2.0, sent_for_execution: false, approvals_num: 1.0, expiration_date: 1800000000.0, signers: [SIGNER_A, SIGNER_B] } },
+    };
+    const { lookup } = traceFileFromJson(raw);
+    expect(lookup.facts(POOL)?.nominatorPool).toEqual({ address: POOL });
+    expect(lookup.facts(ORDER)?.multisigOrder).toEqual({ address: ORDER, multisigAddress: MULTISIG, signers: [SIGNER_A, SIGNER_B], orderSeqno: 5n, threshold: 2, sentForExecution: false, approvalsNum: 1, expirationDate: 1_800_000_000 });
   });
 });
