@@ -28,6 +28,7 @@ import { emulatorFlags, emulatorPoolOptionsOf } from "@tongate/emulator";
 import { DEFAULT_CHAIN_HALT_AFTER_S, findService, serviceModules, startHost, upstreamsOf } from "./services.js";
 import { rateLimitService } from "@tongate/ratelimit";
 import { keysCommand, keysHelp } from "./keys.js";
+import { classifyCommand, classifyHelp } from "./classify.js";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
 import { decoderService } from "@tongate/decoder";
 import { IndexerMetrics, indexCommandOptions, indexCommandOptionsOf, indexService, prepareKeyIndex, registerIndexer, runIndexer } from "@tongate/indexer";
@@ -398,7 +399,7 @@ function nonNegative(name: string, value: unknown): number {
 function help(): string {
   const lines = ["usage: tongate <command> [options]", ""];
   for (const [name, c] of Object.entries(commands)) lines.push(`tongate ${name}: ${c.summary}`, usage(c.options), "");
-  lines.push(keysHelp());
+  lines.push(keysHelp(), classifyHelp());
   return lines.join("\n");
 }
 
@@ -408,6 +409,10 @@ export async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === "keys") {
     process.exitCode = await keysCommand(rest);
+    return;
+  }
+  if (name === "classify") {
+    process.exitCode = await classifyCommand(rest);
     return;
   }
   const command = name ? commands[name] : undefined;

@@ -342,7 +342,7 @@ function details(row: ActionRow, names: ReadonlyMap<string, string>): { type: st
 /** One action as API v3 shows it. */
 export function renderAction(row: ActionRow, options: RenderOptions = {}): ApiAction {
   const { type, details: d } = details(row, options.marketplaceNames ?? MARKETPLACE_NAMES);
-  const out: ApiAction = {
+  const out: Omit<ApiAction, "finality"> = {
     trace_id: row.trace_id,
     action_id: row.action_id,
     start_lt: row.start_lt.toString(),
@@ -356,10 +356,10 @@ export function renderAction(row: ActionRow, options: RenderOptions = {}): ApiAc
     success: row.success,
     type,
     details: d,
-    finality: options.finality ?? "finalized",
   };
   if (row.trace_external_hash) out.trace_external_hash = row.trace_external_hash;
   if (row.trace_external_hash_norm) out.trace_external_hash_norm = row.trace_external_hash_norm;
   if (options.includeAccounts !== false && row.accounts.length > 0) out.accounts = [...row.accounts];
-  return out;
+  // toncenter's key order: finality last
+  return { ...out, finality: options.finality ?? "finalized" };
 }
