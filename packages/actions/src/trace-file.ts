@@ -130,6 +130,7 @@ function facts(v: JsonObject): ContractFacts {
   }
   const dp = obj(v.DedustPool);
   if (v.DedustPool && Array.isArray(dp.assets)) f.dedustPool = { assets: dp.assets.map(obj).map((a) => ({ isTon: a.is_ton === true, address: str(a.address) })) };
+  if (v.NominatorPool) f.nominatorPool = { address: str(obj(v.NominatorPool).address) ?? "" };
   const mo = obj(v.MultisigOrder);
   if (v.MultisigOrder) {
     f.multisigOrder = {

@@ -13,7 +13,7 @@ import {
   loadMultisigOrder,
 } from "@tongate/contracts";
 import { describe, expect, it } from "vitest";
-import { classifyTrace, MapInterfaceLookup, multisigOrderFactsFromData, type ActionRow, type ContractFacts } from "../src/index.js";
+import { classifyTrace, MapInterfaceLookup, multisigOrderFactsFromData, readJsonFile, renderAction, traceFileFromJson, type ActionRow, type ContractFacts } from "../src/index.js";
 import { buildTrace, comment, type TxSpec } from "./support/build-trace.js";
 
 const addr = (wc: number, byte: number) => `${wc}:${byte.toString(16).toUpperCase().padStart(2, "0").repeat(32)}`;
@@ -112,6 +112,18 @@ describe("multisig v2", () => {
     });
     expect(a.accounts).toEqual(expect.arrayContaining([SIGNER_A, SIGNER_B, MULTISIG, ORDER]));
     expect(a.tx_hashes).toHaveLength(3);
+    expect(renderAction(a).details).toMatchObject({
+      query_id: "7",
+      order_seqno: "5",
+      is_created_by_signer: true,
+      is_signed_by_creator: true,
+      creator_index: 0,
+      expiration_date: 1_800_000_000,
+      order_boc: boc(orderCell),
+      source: SIGNER_A,
+      destination: MULTISIG,
+      destination_order: ORDER,
+    });
   });
 
   it("an approval the order accepts, and the execution it triggers: multisig_approve and multisig_execute", () => {
@@ -156,6 +168,8 @@ describe("multisig v2", () => {
       signers_hash: signersCell.hash().toString("base64"),
       order_boc: boc(orderCell),
     });
+    expect(renderAction(approve).details).toMatchObject({ signer_index: 1, exit_code: 0, source: SIGNER_B, destination: ORDER });
+    expect(renderAction(exec).details).toMatchObject({ query_id: "9", order_seqno: "5", approvals_num: 2, source: ORDER, destination: MULTISIG });
     // the order's message is an action of its own
     expect(actions.some((a) => a.type === "ton_transfer" && a.destination === DEST)).toBe(true);
   });
@@ -291,7 +305,9 @@ describe("elections", () => {
         },
       ],
     });
-    expect(only(actions, "election_recover")).toMatchObject({ source: POOL, amount: 301_000n * TON, success: true });
+    const recover = only(actions, "election_recover");
+    expect(recover).toMatchObject({ source: POOL, amount: 301_000n * TON, success: true });
+    expect(renderAction(recover)).toMatchObject({ type: "election_recover", details: { stake_holder: POOL, amount: (301_000n * TON).toString() } });
   });
 });
 
@@ -302,6 +318,7 @@ describe("nominator pool", () => {
     const actions = classify({ account: NOMINATOR, source: null, children: [{ account: POOL, source: NOMINATOR, value: 10_000n * TON, body: comment("d") }] }, poolFacts);
     const a = only(actions, "stake_deposit");
     expect(a).toMatchObject({ source: NOMINATOR, destination: POOL, amount: 10_000n * TON, success: true, staking_data: { provider: "nominator" } });
+    expect(renderAction(a)).toMatchObject({ type: "stake_deposit", details: { provider: "nominator", stake_holder: NOMINATOR, pool: POOL, amount: (10_000n * TON).toString() } });
   });
 
   it("a pool the decoder detected by its get-methods (tv_pool) is a nominator pool too", () => {
@@ -361,5 +378,18 @@ describe("nominator pool", () => {
       ]),
     );
     expect(withdrawals).toHaveLength(2);
+  });
+});
+
+describe("trace files", () => {
+  it("a trace file's NominatorPool and MultisigOrder interfaces are the lookup's nominatorPool and multisigOrder", () => {
+    const raw = readJsonFile(new URL("../../../../shared/fixtures/toncenter_actions/traces/03XZQ1CkN3nBPi4IICznU8BWFghrneCV17qcdq33BrA=.json", import.meta.url).pathname);
+    raw.interfaces = {
+      [POOL]: { NominatorPool: { address: POOL } },
+      [ORDER]: { MultisigOrder: { address: ORDER, multisig_address: MULTISIG, order_seqno: 5.0, threshold: 2.0, sent_for_execution: false, approvals_num: 1.0, expiration_date: 1800000000.0, signers: [SIGNER_A, SIGNER_B] } },
+    };
+    const { lookup } = traceFileFromJson(raw);
+    expect(lookup.facts(POOL)?.nominatorPool).toEqual({ address: POOL });
+    expect(lookup.facts(ORDER)?.multisigOrder).toEqual({ address: ORDER, multisigAddress: MULTISIG, signers: [SIGNER_A, SIGNER_B], orderSeqno: 5n, threshold: 2, sentForExecution: false, approvalsNum: 1, expirationDate: 1_800_000_000 });
   });
 });
