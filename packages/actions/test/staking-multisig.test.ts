@@ -390,6 +390,6 @@ describe("trace files", () => {
     };
     const { lookup } = traceFileFromJson(raw);
     expect(lookup.facts(POOL)?.nominatorPool).toEqual({ address: POOL });
-    expect(lookup.facts(ORDER)?.multisigOrder).toEqual({ address: ORDER, multisigAddress: MULTISIG, signers: [SIGNER_A, SIGNER_B], orderSeqno: 5n, threshold: 2, sentForExecution: false, approvalsNum: 1, expirationDate: 1_800_000_000 });
+    expect(lookup.facts(ORDER)?.multisigOrder).toEqual({ address: ORDER, multisigAddress: MULTISIG, signers: [SIGNER_A, SIGNER_B], orderSeqno: 5n, threshold: 2, sentForExecution: false, approvalsMask: 0n, approvalsNum: 1, expirationDate: 1_800_000_000, orderBoc: null });
   });
 });
