@@ -87,6 +87,8 @@ function shardRequest(body: Record<string, unknown>, request: (shard?: bigint) =
 
 /** The largest body a control request may have (a library's BoC in base64 is the biggest one). */
 export const MAX_CONTROL_BODY = 64 * 1024;
+/** What of a refused body is read before the answer (see refuse). */
+const DRAIN_CONTROL_BODY = 1024 * 1024;
 
 export async function startControlApi(net: Localnet, listen: { host: string; port: number }): Promise<ControlServer> {
   const server = http.createServer((req, res) => {
@@ -95,10 +97,22 @@ export async function startControlApi(net: Localnet, listen: { host: string; por
       res.writeHead(status, { "content-type": "application/json" });
       res.end(text);
     };
-    // a refusal closes the connection: what is left of the body is dropped, never read as a next request
+    // a refusal closes the connection: what is left of the body is dropped, never read as a next
+    // request. Up to DRAIN_CONTROL_BODY bytes of it are read (and dropped) first: a client still
+    // sending when the connection closes sees a broken pipe instead of the answer. Past that, or
+    // when the declared length is past it, the answer goes at once.
     const refuse = (status: number, error: string) => {
       res.setHeader("connection", "close");
-      send(status, { error });
+      let seen = 0;
+      const answer = () => {
+        if (!res.headersSent) send(status, { error });
+      };
+      if (req.complete || Number(req.headers["content-length"] ?? 0) > DRAIN_CONTROL_BODY) answer();
+      req.on("data", (c: Buffer) => {
+        seen += c.length;
+        if (seen > DRAIN_CONTROL_BODY) answer();
+      });
+      req.on("end", answer);
       req.resume();
     };
     const refusal = refusalOf(req);
