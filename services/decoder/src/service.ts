@@ -127,6 +127,11 @@ export const decoderService = defineService({
             accountsFailed: BigInt(s.accountsFailed),
             lastError: s.lastError ?? "",
             transientRetries: BigInt(s.transientRetries),
+            tracesClassified: BigInt(s.tracesClassified),
+            tracesReclassified: BigInt(s.tracesReclassified),
+            tracesFailed: BigInt(s.tracesFailed),
+            tracesBroken: BigInt(s.tracesBroken),
+            classifyMs: BigInt(s.classifyMs),
           });
         },
       },

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tongate/decoder/v1/decoder.proto.
  */
 export const file_tongate_decoder_v1_decoder: GenFile = /*@__PURE__*/
-  fileDesc("CiB0b25nYXRlL2RlY29kZXIvdjEvZGVjb2Rlci5wcm90bxISdG9uZ2F0ZS5kZWNvZGVyLnYxIhIKEEdldFN0YXR1c1JlcXVlc3QixgEKEUdldFN0YXR1c1Jlc3BvbnNlEg8KB3J1bm5pbmcYASABKAgSFQoNZGVjb2RlZF9zZXFubxgCIAEoDRIVCg1pbmRleGVkX3NlcW5vGAMgASgNEhIKCmxhZ19ibG9ja3MYBCABKA0SFgoOYmxvY2tzX2RlY29kZWQYBSABKAQSFwoPYWNjb3VudHNfZmFpbGVkGAYgASgEEhIKCmxhc3RfZXJyb3IYByABKAkSGQoRdHJhbnNpZW50X3JldHJpZXMYCCABKAQybgoHRGVjb2RlchJdCglHZXRTdGF0dXMSJC50b25nYXRlLmRlY29kZXIudjEuR2V0U3RhdHVzUmVxdWVzdBolLnRvbmdhdGUuZGVjb2Rlci52MS5HZXRTdGF0dXNSZXNwb25zZSIDkAIBGgTI8xgCYgZwcm90bzM", [file_tongate_options_v1_options]);
+  fileDesc("CiB0b25nYXRlL2RlY29kZXIvdjEvZGVjb2Rlci5wcm90bxISdG9uZ2F0ZS5kZWNvZGVyLnYxIhIKEEdldFN0YXR1c1JlcXVlc3QiwQIKEUdldFN0YXR1c1Jlc3BvbnNlEg8KB3J1bm5pbmcYASABKAgSFQoNZGVjb2RlZF9zZXFubxgCIAEoDRIVCg1pbmRleGVkX3NlcW5vGAMgASgNEhIKCmxhZ19ibG9ja3MYBCABKA0SFgoOYmxvY2tzX2RlY29kZWQYBSABKAQSFwoPYWNjb3VudHNfZmFpbGVkGAYgASgEEhIKCmxhc3RfZXJyb3IYByABKAkSGQoRdHJhbnNpZW50X3JldHJpZXMYCCABKAQSGQoRdHJhY2VzX2NsYXNzaWZpZWQYCSABKAQSGwoTdHJhY2VzX3JlY2xhc3NpZmllZBgKIAEoBBIVCg10cmFjZXNfZmFpbGVkGAsgASgEEhUKDXRyYWNlc19icm9rZW4YDCABKAQSEwoLY2xhc3NpZnlfbXMYDSABKAQybgoHRGVjb2RlchJdCglHZXRTdGF0dXMSJC50b25nYXRlLmRlY29kZXIudjEuR2V0U3RhdHVzUmVxdWVzdBolLnRvbmdhdGUuZGVjb2Rlci52MS5HZXRTdGF0dXNSZXNwb25zZSIDkAIBGgTI8xgCYgZwcm90bzM", [file_tongate_options_v1_options]);
 
 /**
  * @generated from message tongate.decoder.v1.GetStatusRequest
@@ -90,6 +90,41 @@ export type GetStatusResponse = Message<"tongate.decoder.v1.GetStatusResponse"> 
    * @generated from field: uint64 transient_retries = 8;
    */
   transientRetries: bigint;
+
+  /**
+   * complete traces classified into actions since start (each once, when it completed)
+   *
+   * @generated from field: uint64 traces_classified = 9;
+   */
+  tracesClassified: bigint;
+
+  /**
+   * traces classified again because a later block confirmed a wallet or item they touch
+   *
+   * @generated from field: uint64 traces_reclassified = 10;
+   */
+  tracesReclassified: bigint;
+
+  /**
+   * traces the classifier failed on (one unknown action each)
+   *
+   * @generated from field: uint64 traces_failed = 11;
+   */
+  tracesFailed: bigint;
+
+  /**
+   * traces recorded broken (over 4,000 transactions, or unreadable)
+   *
+   * @generated from field: uint64 traces_broken = 12;
+   */
+  tracesBroken: bigint;
+
+  /**
+   * milliseconds spent in the classification step since start
+   *
+   * @generated from field: uint64 classify_ms = 13;
+   */
+  classifyMs: bigint;
 };
 
 /**
