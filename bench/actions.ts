@@ -27,7 +27,7 @@ import { openStore, select } from "@tongate/store";
 import { installSpeedShims } from "@tongate/ton";
 import { loadTraceFile, toncenterActionsDir } from "../tests/support/toncenter-actions.js";
 import { BenchRun, freePort, startProcess } from "./support/processes.js";
-import { generateTokenChain, type TokenChainInfo, type TokenChainParams } from "./support/token-chain.js";
+import { generateTokenChain, serveTokenChain, type TokenChainInfo, type TokenChainParams } from "./support/token-chain.js";
 
 installSpeedShims(); // as `tongate` does at startup
 
@@ -181,18 +181,7 @@ async function localnetPart(run: BenchRun): Promise<Record<string, unknown>> {
   const tmp = mkdtempSync(join(os.tmpdir(), "tongate-bench-actions-"));
   run.onCleanup(async () => rmSync(tmp, { recursive: true, force: true }));
   const configPath = join(tmp, "global.config.json");
-  const server = await startProcess(
-    process.execPath,
-    [
-      join(root, "cli/bin/tongate.js"),
-      "localnet",
-      ...["--seed", params.seed, "--wallets", String(params.wallets), "--block-interval", "0", "--data-dir", chainDir],
-      ...["--listen", `127.0.0.1:${await freePort()}`, "--control", `127.0.0.1:${await freePort()}`, "--write-global-config", configPath],
-    ],
-    /localnet running/,
-    {},
-    3_600_000,
-  );
+  const server = await serveTokenChain(join(root, "cli/bin/tongate.js"), chainDir, params, configPath);
   run.children.push(server);
 
   const storeDir = join(tmp, "store");

@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore, select } from "@tongate/store";
 import { freePort, startProcess, stopProcess } from "./support/processes.js";
-import { generateTokenChain, type TokenChainInfo, type TokenChainParams } from "./support/token-chain.js";
+import { generateTokenChain, serveTokenChain, type TokenChainInfo, type TokenChainParams } from "./support/token-chain.js";
 
 const params: TokenChainParams = {
   seed: "bench-decoder-ingest",
@@ -63,18 +63,7 @@ process.on("exit", () => {
 // The chain served by a liteserver in its own process (it opens the store: no replay).
 const tmp = mkdtempSync(join(os.tmpdir(), "tongate-decoder-ingest-"));
 const configPath = join(tmp, "global.config.json");
-const server = await startProcess(
-  process.execPath,
-  [
-    join(root, "cli/bin/tongate.js"),
-    "localnet",
-    ...["--seed", params.seed, "--wallets", String(params.wallets), "--block-interval", "0", "--data-dir", chainDir],
-    ...["--listen", `127.0.0.1:${await freePort()}`, "--control", `127.0.0.1:${await freePort()}`, "--write-global-config", configPath],
-  ],
-  /localnet running/,
-  {},
-  3_600_000,
-);
+const server = await serveTokenChain(join(root, "cli/bin/tongate.js"), chainDir, params, configPath);
 children.add(server);
 
 interface Sample {

@@ -16,12 +16,14 @@
 // of holders that never send, whose wallets the transfer deploys) and one NFT transfer (an item it
 // holds, to another sender); one block seals the round. 1 in 5 jetton transfers carries a text
 // comment as its forward payload; each names the sender as response destination (the excess goes back).
+import type { ChildProcess } from "node:child_process";
 import { createHash, createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Address, beginCell, Cell, contractAddress, external, internal, loadTransaction, SendMode, storeMessage, toNano, type StateInit } from "@ton/core";
 import { WalletContractV5R1 } from "@ton/ton";
 import { storeJettonInternalTransfer, storeJettonTransfer, storeMinterJettonMint, storeNftTransfer, storeTextComment } from "@tongate/contracts";
 import { buildShardState, Localnet, localnetProofs, type GenesisWallet } from "@tongate/localnet";
+import { freePort, startProcess } from "./processes.js";
 import { contractCode, deployItemBody, jettonMinterData, mintBody, nftCollectionData, offchainContent, onchainContent, snake } from "../../tests/support/contracts/index.js";
 
 export interface TokenChainParams {
@@ -293,4 +295,23 @@ export async function generateTokenChain(dir: string, p: TokenChainParams, log: 
   if (failures.length) log(`  failed transactions: ${failures.join("; ")}`);
   writeFileSync(`${dir}/complete.json`, JSON.stringify(info, null, 2));
   return info;
+}
+
+/**
+ * Serves a generated chain with `tongate localnet` in its own process (it opens the chain store:
+ * no replay), writing its global config to `configPath`; resolves once it runs.
+ */
+export async function serveTokenChain(tongateBin: string, dir: string, p: TokenChainParams, configPath: string): Promise<ChildProcess> {
+  return startProcess(
+    process.execPath,
+    [
+      tongateBin,
+      "localnet",
+      ...["--seed", p.seed, "--wallets", String(p.wallets), "--block-interval", "0", "--data-dir", dir],
+      ...["--listen", `127.0.0.1:${await freePort()}`, "--control", `127.0.0.1:${await freePort()}`, "--write-global-config", configPath],
+    ],
+    /localnet running/,
+    {},
+    3_600_000,
+  );
 }
