@@ -43,7 +43,7 @@ export class NatsDeadlineError extends NatsDownError {
 /** Whether a failed first connection means the server is not there now (retry in the background), not a wrong setting. */
 export function isUnreachable(e: unknown): boolean {
   if (e instanceof TypeError) return false; // a malformed URL
-  const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+  const code = errorCode(e);
   // nats.js's own codes for a server that is not there; system errors (ECONNRESET, ENOTFOUND while DNS has no record yet, …)
   return ["CONNECTION_REFUSED", "CONNECTION_TIMEOUT", "TIMEOUT", "DISCONNECT", "CONNECTION_CLOSED"].includes(code) || /^E[A-Z_]+$/.test(code);
 }
@@ -53,8 +53,12 @@ export function isUnreachable(e: unknown): boolean {
  * loaded machine): worth trying again, unlike an error the server answered with.
  */
 export function isJetStreamTimeout(e: unknown): boolean {
-  const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
-  return code === "TIMEOUT";
+  return errorCode(e) === "TIMEOUT";
+}
+
+/** nats.js's error code of an error, or a system error's ("" when none). */
+function errorCode(e: unknown): string {
+  return typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
 }
 
 export interface NatsLinkOptions {
