@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readJsonFile, readTraceFile, traceFileFromJson, type Json as JsonValue, type JsonObject as JsonObjectValue, type TraceFile } from "@tongate/actions";
+import { LIQUID_STAKING_PROVIDERS, readJsonFile, readTraceFile, traceFileFromJson, type Json as JsonValue, type JsonObject as JsonObjectValue, type TraceFile } from "@tongate/actions";
 
 type Json = JsonValue;
 type JsonObject = JsonObjectValue;
@@ -288,7 +288,7 @@ export function apiProblems(
     for (const [key, , , p] of fields) {
       if (p !== path || key === "*") continue;
       // a withdrawal request's amount is shown as tokens_burnt for liquid staking only
-      if (exp.type === "stake_withdrawal_request" && key === "tokens_burnt" && !["tonstakers", "liquid_staking"].includes(String(exp.values["staking_data.provider"] ?? obj(exp.values.staking_data).provider ?? ""))) continue;
+      if (exp.type === "stake_withdrawal_request" && key === "tokens_burnt" && !LIQUID_STAKING_PROVIDERS.includes(String(exp.values["staking_data.provider"] ?? obj(exp.values.staking_data).provider ?? ""))) continue;
       const got = api.details[key];
       const ok =
         want === null

@@ -88,6 +88,9 @@ function value(kind: DetailField[1], v: unknown): ApiValue {
   }
 }
 
+/** The staking providers whose withdrawal request burns the amount (tonstakers, as stored before and after toncenter renamed it). */
+export const LIQUID_STAKING_PROVIDERS: readonly string[] = ["tonstakers", "liquid_staking"];
+
 export function opcodeHex(op: number | bigint): string {
   const n = Number(BigInt.asUintN(32, BigInt(op)));
   return "0x" + n.toString(16).padStart(8, "0");
@@ -286,7 +289,7 @@ function details(row: ActionRow, names: ReadonlyMap<string, string>): { type: st
       // aliases tonstakers to liquid_staking before it tests for tonstakers, so it never shows
       // tokens_burnt; tongate shows it (README, API v3)
       const raw = at(row, "staking_data.provider");
-      d.tokens_burnt = raw === "tonstakers" || raw === "liquid_staking" ? value("s", row.amount) : null;
+      d.tokens_burnt = LIQUID_STAKING_PROVIDERS.includes(String(raw)) ? value("s", row.amount) : null;
       delete d.tokens_minted;
       if (raw === "ethena") {
         const minted = value("s", at(row, "staking_data.tokens_minted"));
