@@ -77,6 +77,31 @@ describe("PendingBlocks", () => {
     }
   });
 
+  it("through a split and a merge, every shard's block is emitted and committed by the masterchain block that lists it", async () => {
+    const watcher = new PendingBlocks(pool, { intervalMs: 30 });
+    const emitted: string[] = [];
+    const commits = new Map<number, string[]>();
+    const name = (i: { shard: bigint; seqno: number }) => `${BigInt.asUintN(64, i.shard).toString(16)}:${i.seqno}`;
+    watcher.on("block", (b) => emitted.push(name(b.id)));
+    watcher.on("committed", (mc, ids) => commits.set(mc, ids.map(name).sort()));
+    try {
+      await new Promise((resolve) => watcher.once("supported", resolve));
+      net.chain.requestSplit();
+      const sealed = [];
+      // before_split, then two after_split blocks, then both wanting the merge, then the merged block
+      for (let i = 0; i < 2; i++) sealed.push(await net.chain.seal());
+      net.chain.requestMerge();
+      for (let i = 0; i < 2; i++) sealed.push(await net.chain.seal());
+      expect(sealed.map((mc) => mc.meta.shards.length)).toEqual([1, 2, 2, 1]);
+      const expected = sealed.map((mc) => [mc.id.seqno, mc.meta.shards.map((k) => name({ shard: k.shard, seqno: k.seqno })).sort()] as const);
+      await expect.poll(() => commits.size, { timeout: 5000, interval: 20 }).toBe(4);
+      expect([...commits]).toEqual(expected);
+      expect(emitted.sort()).toEqual(expected.flatMap(([, b]) => b).sort());
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it("says once that a liteserver without nonfinal queries is unsupported, and asks it rarely", async () => {
     // A liteserver older than TON's nonfinal queries (2024.04) answers them with a liteServer.error:
     // this one answers everything else from the localnet through the pool.
