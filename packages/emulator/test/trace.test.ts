@@ -1,34 +1,13 @@
 // Traces emulated on real contracts (wallets v4r2/v5r1 and the TEP-74 reference jetton wallet of
 // the fixtures): every message delivered in lt order across accounts, each account's state carried
 // from its previous transaction, bounces delivered, and the bounds saying which one was reached.
-import { beginCell, Dictionary, loadShardAccount, type Address, type Cell } from "@ton/core";
-import { defaultConfig } from "@ton/sandbox";
+import { beginCell, Dictionary, loadShardAccount, type Cell } from "@ton/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { emulateTrace, EmulatorPool, TraceEmulationError, type EmulatedTrace, type TraceAccount, type TraceEmulationInput } from "@tongate/emulator";
-import { internal, jettonTransferBody, jettonWallet, nonexistent, NOW, toNano, walletV4, walletV5, type FixtureAccount } from "./trace-fixtures.js";
+import { emulateTrace, EmulatorPool, TraceEmulationError, type EmulatedTrace, type TraceEmulationInput } from "@tongate/emulator";
+import { inputOf, internal, jettonTransferBody, jettonWallet, toNano, walletV4, walletV5 } from "../../../tests/support/trace-accounts.js";
 
 const pool = new EmulatorPool({ size: 1 });
 afterAll(() => pool.close());
-
-/** The emulation input of `message` on these accounts (others nonexistent), counting the reads per account. */
-function inputOf(message: Cell, accounts: FixtureAccount[], extra: Partial<TraceEmulationInput> = {}) {
-  const reads = new Map<string, number>();
-  const byAddress = new Map(accounts.map((a) => [a.address.toRawString(), a.state]));
-  const input: TraceEmulationInput = {
-    message,
-    config: defaultConfig,
-    account: async (address: Address): Promise<TraceAccount> => {
-      reads.set(address.toRawString(), (reads.get(address.toRawString()) ?? 0) + 1);
-      return byAddress.get(address.toRawString()) ?? nonexistent(address);
-    },
-    libraries: async () => null,
-    now: NOW,
-    lt: 50_000n,
-    randomSeed: Buffer.alloc(32, 1),
-    ...extra,
-  };
-  return { input, reads };
-}
 
 /** Out message `i` of a Transaction cell as it holds it (…^[ in_msg:(Maybe ^Message) out_msgs:(HashmapE 15 ^Message) ]…). */
 function outMessageCell(tx: Cell, i: number): Cell {

@@ -5,11 +5,11 @@
 import { readFileSync } from "node:fs";
 import { keyPairFromSeed, type KeyPair } from "@ton/crypto";
 import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, storeShardAccount, toNano, SendMode, type MessageRelaxed } from "@ton/core";
-import { createEmptyShardAccount, createShardAccount } from "@ton/sandbox";
+import { createShardAccount, defaultConfig } from "@ton/sandbox";
 import { WalletContractV4, WalletContractV5R1 } from "@ton/ton";
-import type { TraceAccount } from "@tongate/emulator";
+import type { TraceAccount, TraceEmulationInput } from "@tongate/emulator";
 
-const CONTRACTS = new URL("../../../../shared/fixtures/contracts/", import.meta.url);
+const CONTRACTS = new URL("../../../shared/fixtures/contracts/", import.meta.url);
 export const code = (name: string): Cell => Cell.fromBoc(readFileSync(new URL(`${name}.code.boc`, CONTRACTS)))[0]!;
 
 export const NOW = 1_760_000_000;
@@ -27,7 +27,8 @@ function active(c: Cell, data: Cell, balance: bigint, address?: Address): Fixtur
   return { address: sa.account!.addr, state: { shardAccount: beginCell().store(storeShardAccount(sa)).endCell(), lastTransLt: sa.lastTransactionLt } };
 }
 
-export const nonexistent = (address: Address): TraceAccount => ({ shardAccount: beginCell().store(storeShardAccount(createEmptyShardAccount(address))).endCell(), lastTransLt: 0n });
+/** A nonexistent account (account_none), as a liteserver answers for an address nothing was sent to. */
+export const nonexistent = (): TraceAccount => ({ shardAccount: beginCell().store(storeShardAccount({ account: null, lastTransactionHash: 0n, lastTransactionLt: 0n })).endCell(), lastTransLt: 0n });
 
 export interface Wallet extends FixtureAccount {
   key: KeyPair;
@@ -85,6 +86,26 @@ export function jettonWallet(owner: Address, balance: bigint): FixtureAccount {
 export function jettonTransferBody(o: { amount: bigint; destination: Address; responseDestination: Address; forwardTonAmount: bigint; forwardPayload?: Cell }): Cell {
   const b = beginCell().storeUint(0x0f8a7ea5, 32).storeUint(7, 64).storeCoins(o.amount).storeAddress(o.destination).storeAddress(o.responseDestination).storeBit(0).storeCoins(o.forwardTonAmount);
   return (o.forwardPayload ? b.storeBit(0).storeSlice(o.forwardPayload.beginParse()) : b.storeBit(0)).endCell();
+}
+
+/** The emulation input of `message` on these accounts (others nonexistent), counting the reads per account. */
+export function inputOf(message: Cell, accounts: FixtureAccount[], extra: Partial<TraceEmulationInput> = {}) {
+  const reads = new Map<string, number>();
+  const byAddress = new Map(accounts.map((a) => [a.address.toRawString(), a.state]));
+  const input: TraceEmulationInput = {
+    message,
+    config: defaultConfig,
+    account: async (address: Address): Promise<TraceAccount> => {
+      reads.set(address.toRawString(), (reads.get(address.toRawString()) ?? 0) + 1);
+      return byAddress.get(address.toRawString()) ?? nonexistent();
+    },
+    libraries: async () => null,
+    now: NOW,
+    lt: 50_000n,
+    randomSeed: Buffer.alloc(32, 1),
+    ...extra,
+  };
+  return { input, reads };
 }
 
 export { internal, toNano };
