@@ -4,7 +4,7 @@
 // emulateTrace is the seam: states are built here, no liteserver.
 import { readFileSync } from "node:fs";
 import { keyPairFromSeed, type KeyPair } from "@ton/crypto";
-import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, storeShardAccount, toNano, SendMode, type MessageRelaxed } from "@ton/core";
+import { Address, beginCell, Cell, contractAddress, Dictionary, external, internal, storeMessage, storeShardAccount, toNano, SendMode, type MessageRelaxed } from "@ton/core";
 import { createShardAccount, defaultConfig } from "@ton/sandbox";
 import { WalletContractV4, WalletContractV5R1 } from "@ton/ton";
 import type { TraceAccount, TraceEmulationInput } from "@tongate/emulator";
@@ -80,6 +80,29 @@ export function jettonWallet(owner: Address, balance: bigint): FixtureAccount {
   const c = code("jetton_wallet_legacy");
   const address = contractAddress(0, { code: c, data: jettonWalletData(0n, owner) });
   return active(c, jettonWalletData(balance, owner), toNano("0.05"), address);
+}
+
+const library = (name: string): Cell => Cell.fromBoc(readFileSync(new URL(`${name}.library.boc`, CONTRACTS)))[0]!;
+
+/** A stablecoin (USDT-style) wallet's data: status:uint4 balance:Coins owner_address jetton_master_address. */
+const stablecoinWalletData = (balance: bigint, owner: Address) => beginCell().storeUint(0, 4).storeCoins(balance).storeAddress(owner).storeAddress(JETTON_MASTER).endCell();
+
+/**
+ * The stablecoin wallet of `owner` as mainnet holds it: its code a library cell standing for
+ * stablecoin_wallet.code.boc (which `stablecoinLibraries` gives), at the address its master computes.
+ */
+export function stablecoinWallet(owner: Address, balance: bigint): FixtureAccount {
+  const c = library("stablecoin_wallet");
+  const address = contractAddress(0, { code: c, data: stablecoinWalletData(0n, owner) });
+  return active(c, stablecoinWalletData(balance, owner), toNano("0.05"), address);
+}
+
+/** The libraries dictionary holding the stablecoin wallet's code (a masterchain's public library). */
+export function stablecoinLibraries(): Cell {
+  const libs = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+  const c = code("stablecoin_wallet");
+  libs.set(c.hash(), c);
+  return beginCell().storeDictDirect(libs).endCell();
 }
 
 /** transfer#0f8a7ea5 of TEP-74 with the forward payload inline. */

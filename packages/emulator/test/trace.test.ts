@@ -4,7 +4,7 @@
 import { beginCell, Dictionary, loadShardAccount, type Cell } from "@ton/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { emulateTrace, EmulatorPool, TraceEmulationError, type EmulatedTrace, type TraceEmulationInput } from "@tongate/emulator";
-import { inputOf, internal, jettonTransferBody, jettonWallet, toNano, walletV4, walletV5 } from "../../../tests/support/trace-accounts.js";
+import { inputOf, internal, jettonTransferBody, jettonWallet, stablecoinLibraries, stablecoinWallet, toNano, walletV4, walletV5 } from "../../../tests/support/trace-accounts.js";
 
 const pool = new EmulatorPool({ size: 1 });
 afterAll(() => pool.close());
@@ -14,6 +14,12 @@ function outMessageCell(tx: Cell, i: number): Cell {
   const s = tx.refs[0]!.beginParse();
   s.loadMaybeRef();
   return s.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell()).get(i)!;
+}
+
+/** The hash (hex) of an account's code cell: for a library-code account, of the library cell. */
+function libraryCodeHash(a: { state: { shardAccount: Cell } }): string {
+  const st = loadShardAccount(a.state.shardAccount.beginParse()).account!.storage.state;
+  return st.type === "active" ? st.state.code!.hash().toString("hex") : "";
 }
 
 const opcodeOf = (body: Cell) => (body.beginParse().remainingBits >= 32 ? body.beginParse().loadUint(32) : null);
@@ -103,6 +109,34 @@ describe("emulateTrace", () => {
     expect([...reads.values()].every((n) => n === 1)).toBe(true);
     expect(reads.size).toBe(4);
     expectLtsConsistent(t);
+  });
+
+  it("a stablecoin transfer between wallets whose code is a library cell: the libraries are asked for once per code", async () => {
+    const sender = walletV4(12);
+    const receiver = walletV5(13);
+    const from = stablecoinWallet(sender.address, 1_000n);
+    const to = stablecoinWallet(receiver.address, 0n);
+    const asked: string[][] = [];
+    const libraries = async (codes: (Cell | null | undefined)[]) => {
+      asked.push(codes.map((c) => c?.hash().toString("hex") ?? "none"));
+      return stablecoinLibraries();
+    };
+    const body = jettonTransferBody({ amount: 300n, destination: receiver.address, responseDestination: sender.address, forwardTonAmount: toNano("0.01") });
+    const msg = sender.transfer([internal({ to: from.address, value: toNano("0.2"), bounce: true, body })]);
+    const t = await emulateTrace(pool, { ...inputOf(msg, [sender, receiver, from]).input, libraries });
+    expect(shape(t).map(({ account, op }) => ({ account, op }))).toEqual([
+      { account: sender.address.toRawString(), op: expect.any(Number) },
+      { account: from.address.toRawString(), op: 0x0f8a7ea5 },
+      { account: to.address.toRawString(), op: 0x178d4519 },
+      { account: receiver.address.toRawString(), op: 0x7362d09c },
+      { account: sender.address.toRawString(), op: 0xd53276db },
+    ]);
+    for (const x of t.transactions) {
+      const d = x.transaction.description;
+      expect(d.type === "generic" && !d.aborted).toBe(true);
+    }
+    // the library cell both wallets hold as code: asked for once (the deploying StateInit carries the same cell)
+    expect(asked).toEqual([[libraryCodeHash(from)]]);
   });
 
   it("a bounceable message the contract refuses bounces back to the sender, and the bounce is delivered", async () => {
