@@ -134,34 +134,54 @@ export async function emulateTrace(pool: EmulatorPool, input: TraceEmulationInpu
     throw new TraceEmulationError("rejected", `the message is ${root.info.type === "internal" ? "an internal" : "an external-out"} message: only an external-in message starts a trace`);
   }
 
-  const accounts = new Map<string, AccountState>();
   const libs = emptyLibraries();
   let libsCell: Cell | null = null;
-  const codesSeen = new Set<string>();
-  /** Adds the libraries of codes not seen before to the trace's dictionary. */
+  /** Each code's libraries read once; a run waits for those of its codes, however they were asked for. */
+  const libraryReads = new Map<string, Promise<void>>();
   const withLibraries = async (codes: (Cell | null | undefined)[]) => {
-    const fresh = codes.filter((c): c is Cell => !!c && !codesSeen.has(c.hash().toString("hex")));
-    for (const c of fresh) codesSeen.add(c.hash().toString("hex"));
-    if (libraryRefs(fresh).length === 0) return;
-    const got = await input.libraries(fresh);
+    const waits: Promise<void>[] = [];
+    const fresh = new Map<string, Cell>();
+    for (const c of codes) {
+      if (!c) continue;
+      const h = c.hash().toString("hex");
+      const read = libraryReads.get(h);
+      if (read) waits.push(read);
+      else fresh.set(h, c);
+    }
+    if (fresh.size > 0) {
+      const cells = [...fresh.values()];
+      const read = libraryRefs(cells).length === 0 ? Promise.resolve() : input.libraries(cells).then(addLibraries);
+      for (const h of fresh.keys()) libraryReads.set(h, read);
+      waits.push(read);
+    }
+    await Promise.all(waits);
+  };
+  const addLibraries = (got: Cell | null) => {
     if (!got) return;
     for (const [k, v] of Dictionary.loadDirect(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell(), got)) libs.set(k, v);
     libsCell = librariesCell(libs) ?? null;
   };
-  const accountOf = async (address: Address): Promise<AccountState> => {
+  /** The account's state read once: started when a message to it is queued, so reads overlap the runs before it. */
+  const accounts = new Map<string, Promise<AccountState>>();
+  const accountOf = (address: Address): Promise<AccountState> => {
     const key = address.toRawString();
     let a = accounts.get(key);
     if (!a) {
-      const read = await input.account(address);
-      const sa = loadShardAccount(read.shardAccount.beginParse());
-      const st = sa.account?.storage.state;
-      await withLibraries([st?.type === "active" ? st.state.code : undefined]);
-      // AccountStorage's last_trans_lt is the end lt of the last transaction (after its out messages).
-      const end = sa.account?.storage.lastTransLt ?? 0n;
-      a = { shardAccount: read.shardAccount, nextLt: max(end, read.lastTransLt + 1n) };
+      a = readAccount(address);
+      // a read the trace never awaits (a bound reached first) must not be an unhandled rejection
+      a.catch(() => undefined);
       accounts.set(key, a);
     }
     return a;
+  };
+  const readAccount = async (address: Address): Promise<AccountState> => {
+    const read = await input.account(address);
+    const sa = loadShardAccount(read.shardAccount.beginParse());
+    const st = sa.account?.storage.state;
+    await withLibraries([st?.type === "active" ? st.state.code : undefined]);
+    // AccountStorage's last_trans_lt is the end lt of the last transaction (after its out messages).
+    const end = sa.account?.storage.lastTransLt ?? 0n;
+    return { shardAccount: read.shardAccount, nextLt: max(end, read.lastTransLt + 1n) };
   };
 
   /** Runs `m` on its destination; undefined: the emulator rejected it. */
@@ -202,6 +222,7 @@ export async function emulateTrace(pool: EmulatorPool, input: TraceEmulationInpu
       // external-out messages are logs: nobody receives them
       if (message.info.type !== "internal") continue;
       queue.push({ cell, message, depth, createdLt: message.info.createdLt, seq: seq++ });
+      if (depth <= bounds.maxDepth) void accountOf(message.info.dest);
     }
   };
   enqueue(rootOut, 1);
