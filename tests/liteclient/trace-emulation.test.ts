@@ -72,23 +72,35 @@ describe("emulateTrace on a localnet's proven state", () => {
     const message = await alice.externalMessage({ to: aliceWallet, value: toNano("0.3"), body: jettonTransferBody({ amount: 300n, to: bob.address, responseTo: alice.address, forwardTon: toNano("0.01") }) });
     const emulated = await emulate(message);
     expect(emulated.transactions).toHaveLength(5);
+    await expectLanded(message, emulated);
+  });
 
-    await net.chain.sendExternal(message.toBoc());
-    for (let i = 0; i < 3; i++) await net.chain.seal();
-    const real: Transaction[] = [];
-    for (const e of emulated.transactions) {
-      const history = net.chain.transactionsFrom(e.address.workChain, e.address.hash, 2n ** 63n, 10).map((t) => loadTransaction(t.cell.beginParse()));
-      const same = history.find((t) => t.inMessage && t.inMessage.body.hash().equals(e.transaction.inMessage!.body.hash()));
-      expect(same, `the real transaction on ${e.address.toString()}`).toBeDefined();
-      real.push(same!);
-    }
-    // the same accounts in the same order, each with the description of its real transaction
-    const order = (txs: Transaction[]) => [...txs].sort((a, b) => (a.lt < b.lt ? -1 : 1)).map((t) => raw(t.address));
-    expect(order(real)).toEqual(emulated.transactions.map((e) => raw(e.transaction.address)));
-    for (const [i, e] of emulated.transactions.entries()) {
-      expect(timeless(e.transaction), `transaction ${i} on ${e.address.toString()}`).toEqual(timeless(real[i]!));
-      expect(e.transaction.outMessagesCount).toBe(real[i]!.outMessagesCount);
-      expect([...e.transaction.outMessages.values()].map((m) => m.body.hash().toString("hex"))).toEqual([...real[i]!.outMessages.values()].map((m) => m.body.hash().toString("hex")));
-    }
+  it("a message the contract refuses bounces back: the emulated bounce equals the real one", async () => {
+    const message = await alice.externalMessage({ to: master, value: toNano("0.2"), body: beginCell().storeUint(0x12345678, 32).storeUint(0, 64).endCell() });
+    const emulated = await emulate(message);
+    expect(emulated.transactions.map((e) => e.depth)).toEqual([0, 1, 2]);
+    const bounce = emulated.transactions[2]!.transaction.inMessage!.info;
+    expect(bounce.type === "internal" && bounce.bounced).toBe(true);
+    await expectLanded(message, emulated);
   });
 });
+
+/** Sends `message`, lets its trace land, and compares it with the emulated one. */
+async function expectLanded(message: Cell, emulated: EmulatedTrace): Promise<void> {
+  await net.chain.sendExternal(message.toBoc());
+  for (let i = 0; i < 3; i++) await net.chain.seal();
+  const real: Transaction[] = [];
+  for (const e of emulated.transactions) {
+    const history = net.chain.transactionsFrom(e.address.workChain, e.address.hash, 2n ** 63n, 10).map((t) => loadTransaction(t.cell.beginParse()));
+    const same = history.find((t) => t.inMessage && t.inMessage.body.hash().equals(e.transaction.inMessage!.body.hash()));
+    expect(same, `the real transaction on ${e.address.toString()}`).toBeDefined();
+    real.push(same!);
+  }
+  // the same accounts in the same order, each with the description of its real transaction
+  const order = (txs: Transaction[]) => [...txs].sort((a, b) => (a.lt < b.lt ? -1 : 1)).map((t) => raw(t.address));
+  expect(order(real)).toEqual(emulated.transactions.map((e) => raw(e.transaction.address)));
+  for (const [i, e] of emulated.transactions.entries()) {
+    expect(timeless(e.transaction), `transaction ${i} on ${e.address.toString()}`).toEqual(timeless(real[i]!));
+    expect([...e.transaction.outMessages.values()].map((m) => m.body.hash().toString("hex"))).toEqual([...real[i]!.outMessages.values()].map((m) => m.body.hash().toString("hex")));
+  }
+}
