@@ -57,8 +57,9 @@ export interface TraceEmulationInput {
 export interface EmulatedTransaction {
   address: Address;
   transaction: Transaction;
-  /** The Transaction cell; its hash is the transaction hash. */
+  /** The Transaction cell; its hash is the transaction hash. bocBase64(cell) is the emulator's BoC, not serialized again. */
   cell: Cell;
+  /** ShardAccount cells; bocBase64 of the one after is the emulator's BoC. */
   shardAccountBefore: Cell;
   shardAccountAfter: Cell;
   /** Internal messages between the root and this transaction (the root: 0). */
