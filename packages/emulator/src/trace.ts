@@ -185,7 +185,7 @@ export async function emulateTrace(pool: EmulatorPool, input: TraceEmulationInpu
     return { shardAccount: read.shardAccount, nextLt: max(end, read.lastTransLt + 1n) };
   };
 
-  /** Runs `m` on its destination; undefined: the emulator rejected it. */
+  /** Runs `m` on its destination: the cells of the messages its transaction sent, or why the emulator refused it. */
   const run = async (address: Address, m: Queued) => {
     checkTime();
     const a = await accountOf(address);
