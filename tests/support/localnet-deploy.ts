@@ -77,6 +77,11 @@ export class LocalnetSender {
     return sendExternalMessage(this.net, this.address, this.transfer(await this.seqno(), [message]), { failures: "allowed" });
   }
 
+  /** The signed external message a send of `messages` would take (its seqno the wallet's current one), not sent. */
+  async externalMessage(...messages: InternalMessage[]): Promise<Cell> {
+    return beginCell().store(storeMessage(external({ to: this.address, body: this.transfer(await this.seqno(), messages) }))).endCell();
+  }
+
   private async seqno(): Promise<number> {
     return (await runGetMethod(this.net, this.address, "seqno")).readNumber();
   }

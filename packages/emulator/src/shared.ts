@@ -4,7 +4,7 @@
 // previous-blocks info. Inputs are serialized here; the pool's processes only run the emulator.
 import { Cell, loadTransaction, serializeTuple, type Address, type Transaction, type TupleItem } from "@ton/core";
 import type { PrevBlocksInfo } from "@ton/sandbox";
-import { bocBase64 } from "./boc-cache.js";
+import { bocBase64, withBoc } from "./boc-cache.js";
 import type { EmulatorPool, GetMethodJob } from "./emulator-pool.js";
 import { prevBlocksInfoBoc } from "./prev-blocks.js";
 
@@ -97,7 +97,8 @@ export async function runTransaction(pool: EmulatorPool, run: TransactionRun, si
     signal,
   );
   if (!e.success) return { rejected: { error: e.error, exitCode: e.exitCode } };
-  const cell = Cell.fromBase64(e.transaction);
+  // the emulator's BoC stays with the cell: bocBase64(cell) gives it without serializing again
+  const cell = withBoc(Cell.fromBase64(e.transaction), e.transaction);
   return { transaction: loadTransaction(cell.beginParse()), cell, shardAccount: e.shardAccount };
 }
 
