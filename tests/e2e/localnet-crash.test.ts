@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `tongate localnet` on the directory until it has sealed for `ms`, then kills it (SIGKILL). */
 function runAndKill(ms: number): Promise<{ started: boolean; output: string }> {
-  const child = spawn(process.execPath, [BIN, "localnet", "--data-dir", dir, "--seed", "crash", "--wallets", "1", "--block-interval", "5", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--log-level", "info"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "localnet", "--data-dir", dir, "--seed", "crash", "--wallets", "1", "--block-interval", "5", "--pending-window", "0", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0", "--log-level", "info"], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve) => {
     let started = false;
