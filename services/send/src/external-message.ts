@@ -1,6 +1,6 @@
 // The `boc` of sendBoc and sendBocReturnHash: one inbound external message, within config param 43's
 // limits. Anything else is a 422 naming the parameter, before a liteserver is asked.
-import { loadMessage, type Cell, type Message } from "@ton/core";
+import { loadMessage, type Address, type Cell, type Message } from "@ton/core";
 import { apiError } from "@tongate/runtime";
 import { BocError, EXTERNAL_MESSAGE_LIMITS, readBocBase64 } from "@tongate/ton";
 
@@ -8,6 +8,8 @@ export interface ExternalMessage {
   /** The message's root cell: its hash is the message hash. */
   root: Cell;
   message: Message;
+  /** The account it is sent to. */
+  dest: Address;
   /** The BoC as the client sent it, broadcast unchanged. */
   bytes: Buffer;
 }
@@ -29,5 +31,5 @@ export function externalMessage(boc: string): ExternalMessage {
     throw apiError(422, `boc: the cell is not a message: ${(e as Error).message}`);
   }
   if (message.info.type !== "external-in") throw apiError(422, `boc: an inbound external message is expected, this is ${message.info.type === "internal" ? "an internal" : "an outbound external"} message`);
-  return { root, message, bytes: Buffer.from(boc, "base64") };
+  return { root, message, dest: message.info.dest, bytes: Buffer.from(boc, "base64") };
 }
