@@ -12,6 +12,7 @@ import { storeKey } from "@tongate/store";
 import type { EmulationDeps } from "./pending/emulate.js";
 import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
 import { PendingMetrics } from "./pending/metrics.js";
+import { NatsPendingStore } from "./pending/nats-pending-store.js";
 import { MemoryPendingStore } from "./pending/pending-store.js";
 import { pendingMethods } from "./pending/rpc.js";
 import { sendMethods } from "./send.js";
@@ -38,7 +39,9 @@ export const sendService = defineModule({
     // the emulator's processes started: a cold start takes seconds, past what a client waits for its pending trace
     if (pool) await Promise.all([pool.started, ctx.needs.emulator.warm().catch((e: unknown) => ctx.log.warn({ err: e }, "the emulator's processes did not start"))]);
     const deps: EmulationDeps | undefined = pool ? { pool, emulator: ctx.needs.emulator, store: ctx.needs.store } : undefined;
-    const store = new MemoryPendingStore(MEMORY_PENDING_TRACES);
+    // distributed (--nats-url): shared by the replicas in JetStream KV; embedded: this process's memory
+    const nats = ctx.options.natsUrl ? await NatsPendingStore.connect({ url: ctx.options.natsUrl, log: ctx.log, ttlMs: PENDING_DEFAULTS.ttlMs, maxLocal: MEMORY_PENDING_TRACES }) : undefined;
+    const store = nats ?? new MemoryPendingStore(MEMORY_PENDING_TRACES);
     const metrics = new PendingMetrics(() => store.count());
     const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS) : undefined;
     return {
@@ -51,7 +54,7 @@ export const sendService = defineModule({
       ],
       metrics: metrics.registry,
       health: () => {
-        const detail: JsonValue = { pending: store.count() };
+        const detail: JsonValue = { pending: store.count(), ...(nats ? { nats: nats.health() } : {}) };
         if (!pool) return { ok: true, detail };
         const status = pool.status();
         const reasons = status.alive > 0 ? [] : [`send: none of ${status.total} liteservers is alive; sendBoc cannot broadcast`];
