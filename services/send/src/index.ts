@@ -2,15 +2,17 @@
 // sendBocReturnHash, v3's /message through them), each one accepted also emulated into a pending
 // trace with its actions (pending/), served by tongate.send.v1.Pending with the emulation of a
 // message that is not sent. Without a chain the methods answer 501.
-import type { JsonValue } from "@bufbuild/protobuf";
+import { fromBinary, type JsonValue } from "@bufbuild/protobuf";
 import { Pending } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { emulatorKey } from "@tongate/emulator";
-import { liteClientKey } from "@tongate/liteclient";
-import { defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
+import { liteClientKey, PendingBlocks } from "@tongate/liteclient";
+import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
+import { busKey, defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
 import { storeKey } from "@tongate/store";
 import type { EmulationDeps } from "./pending/emulate.js";
 import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
+import { FinalityTracker } from "./pending/finality.js";
 import { PendingMetrics } from "./pending/metrics.js";
 import { NatsPendingStore } from "./pending/nats-pending-store.js";
 import { MemoryPendingStore } from "./pending/pending-store.js";
@@ -32,7 +34,7 @@ export const sendService = defineModule({
   // the chain's flags (--network, --global-config) are the pool's, read by the host's provision
   options: optionsOf,
   // the store only when this process has it (the indexer and the decoder): the decoder's facts for the classifier
-  needs: { liteClient: optional(liteClientKey), emulator: emulatorKey, store: ifOpened(storeKey) },
+  needs: { liteClient: optional(liteClientKey), emulator: emulatorKey, store: ifOpened(storeKey), bus: busKey },
   async start(ctx) {
     const pool = ctx.needs.liteClient;
     // the first send finds the consensus known (the pool is the host's, shared with lite-proxy) and
@@ -44,6 +46,17 @@ export const sendService = defineModule({
     const store = nats ?? new MemoryPendingStore(MEMORY_PENDING_TRACES);
     const metrics = new PendingMetrics(() => store.count());
     const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS) : undefined;
+    // finality: the chain's signed shard blocks, and the indexer's blocks.indexed events
+    const finality = new FinalityTracker(store, metrics, ctx.log);
+    const watcher = pool ? new PendingBlocks(pool) : undefined;
+    if (watcher) {
+      finality.attach(watcher);
+      watcher.on("warning", (err) => ctx.log.debug({ err }, "pending blocks: a poll failed"));
+    }
+    const indexed = await ctx.needs.bus.subscribe("tongate.*.blocks.indexed", (m) => finality.indexed(fromBinary(BlocksIndexedSchema, m.data).masterchain?.seqno ?? 0)).catch((err: unknown) => {
+      ctx.log.warn({ err }, "pending: not subscribed to blocks.indexed; traces are finalized by the masterchain blocks that commit them");
+      return undefined;
+    });
     return {
       impls: [
         implement(
@@ -61,7 +74,10 @@ export const sendService = defineModule({
         return { ok: status.alive > 0, reasons, detail };
       },
       async close() {
+        await watcher?.close();
+        await indexed?.unsubscribe().catch(() => undefined);
         await engine?.drain();
+        await finality.settled();
         await store.close();
       },
     };
