@@ -14,7 +14,9 @@ import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { createLogger, ServiceHost } from "@tongate/runtime";
 import { normalizedHash } from "@tongate/ton";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bocText, hostileBoc } from "../../../tests/support/hostile.js";
 import { runGetMethod } from "../../../tests/support/localnet-deploy.js";
+import { rng } from "../../../tests/support/rng.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
 import { sendService } from "../src/index.js";
 
@@ -188,3 +190,31 @@ describe("EmulateTrace", () => {
     expect(shortHash.rawMessage).toBe("ext_msg_hashes[0]: a hash is 32 bytes, this is 3");
   });
 });
+
+describe("malformed input", () => {
+  it("1,000 malformed sends and emulations: only InvalidArgument or FailedPrecondition, nothing kept, the service keeps serving", async () => {
+    const r = rng(26);
+    const kept = async () => JSON.stringify((await host.health()()).detail).match(/"send":\{"pending":(\d+)/)?.[1];
+    const before = await kept();
+    expect(before).toBeDefined();
+    const internalMessage = beginCell()
+      .store(storeMessage(internal({ to: receiver, value: 1n, bounce: false })))
+      .endCell()
+      .toBoc()
+      .toString("base64");
+    for (let i = 0; i < 1000; i++) {
+      const boc = i % 10 === 0 ? internalMessage : bocText(r, hostileBoc(r).bytes);
+      const call = i % 3 === 0 ? pending.emulateTrace({ boc, ignoreChksig: r() < 0.5, withActions: true }) : i % 3 === 1 ? send.sendBoc({ boc }) : send.sendBocReturnHash({ boc });
+      const e = await rpcError(call);
+      expect([Code.InvalidArgument, Code.FailedPrecondition], `${i}: ${e.rawMessage}`).toContain(e.code);
+      expect(e.rawMessage.length).toBeGreaterThan(0);
+    }
+    expect(await kept()).toBe(before);
+    // and a real transfer is still sent and kept
+    const m = await transfer({ to: new Address(0, Buffer.alloc(32, 0x67)) });
+    await send.sendBoc({ boc: m.boc });
+    expect(await traceOf(m.hashNorm)).toBeDefined();
+    await net.chain.seal();
+  }, 120_000);
+});
+
