@@ -6,7 +6,7 @@ import { fromBinary, type JsonValue } from "@bufbuild/protobuf";
 import { Pending } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { emulatorKey } from "@tongate/emulator";
-import { liteClientKey, PendingBlocks } from "@tongate/liteclient";
+import { blockConfig, liteClientKey, PendingBlocks, type LiteserverPool } from "@tongate/liteclient";
 import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
 import { busKey, defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
 import { storeKey } from "@tongate/store";
@@ -24,6 +24,22 @@ const MEMORY_PENDING_TRACES = 10_000;
 
 interface SendOptions {
   natsUrl: string | undefined;
+}
+
+/**
+ * Reads each new masterchain block's config as the pool sees the block (the emulations share it,
+ * blockConfig keeps the newest few): the first message after a block does not wait for it.
+ */
+function prefetchConfigs(pool: LiteserverPool): () => void {
+  const onBlock = () => {
+    const s = pool.session();
+    void s
+      .query({ kind: "liteServer.getMasterchainInfo" })
+      .then((info) => blockConfig(s, info.last))
+      .catch(() => undefined);
+  };
+  pool.on("consensus", onBlock);
+  return () => pool.off("consensus", onBlock);
 }
 
 const optionsOf = (o: RawOptions): SendOptions => ({ natsUrl: typeof o["nats-url"] === "string" && o["nats-url"] ? o["nats-url"] : undefined });
@@ -45,6 +61,7 @@ export const sendService = defineModule({
     const nats = ctx.options.natsUrl ? await NatsPendingStore.connect({ url: ctx.options.natsUrl, log: ctx.log, ttlMs: PENDING_DEFAULTS.ttlMs, maxLocal: MEMORY_PENDING_TRACES }) : undefined;
     const store = nats ?? new MemoryPendingStore(MEMORY_PENDING_TRACES);
     const metrics = new PendingMetrics(() => store.count());
+    const stopPrefetch = pool ? prefetchConfigs(pool) : undefined;
     const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS) : undefined;
     // finality: the chain's signed shard blocks, and the indexer's blocks.indexed events
     const finality = new FinalityTracker(store, metrics, ctx.log);
@@ -74,6 +91,7 @@ export const sendService = defineModule({
         return { ok: status.alive > 0, reasons, detail };
       },
       async close() {
+        stopPrefetch?.();
         await watcher?.close();
         await indexed?.unsubscribe().catch(() => undefined);
         await engine?.drain();
