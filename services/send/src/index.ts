@@ -17,6 +17,7 @@ import { PendingMetrics } from "./pending/metrics.js";
 import { NatsPendingStore } from "./pending/nats-pending-store.js";
 import { MemoryPendingStore } from "./pending/pending-store.js";
 import { pendingMethods } from "./pending/rpc.js";
+import { warmEmulator } from "./pending/warm-up.js";
 import { sendMethods } from "./send.js";
 
 /** Pending traces kept in this process at most (the oldest forgotten first). */
@@ -56,6 +57,8 @@ export const sendService = defineModule({
     // the first send finds the consensus known (the pool is the host's, shared with lite-proxy) and
     // the emulator's processes started: a cold start takes seconds, past what a client waits for its pending trace
     if (pool) await Promise.all([pool.started, ctx.needs.emulator.warm().catch((e: unknown) => ctx.log.warn({ err: e }, "the emulator's processes did not start"))]);
+    // in the background: the service answers meanwhile
+    if (pool) void warmEmulator(pool, ctx.needs.emulator, 2).catch((err: unknown) => ctx.log.debug({ err }, "pending: the emulator's warm-up failed"));
     const deps: EmulationDeps | undefined = pool ? { pool, emulator: ctx.needs.emulator, store: ctx.needs.store } : undefined;
     // distributed (--nats-url): shared by the replicas in JetStream KV; embedded: this process's memory
     const nats = ctx.options.natsUrl ? await NatsPendingStore.connect({ url: ctx.options.natsUrl, log: ctx.log, ttlMs: PENDING_DEFAULTS.ttlMs, maxLocal: MEMORY_PENDING_TRACES }) : undefined;
