@@ -50,7 +50,8 @@ describe("finality with the indexer in the process", () => {
     await send.sendBoc({ boc: root.toBoc().toString("base64") });
     const hashNorm = normalizedHash(loadMessage(root.beginParse()));
     const traceOf = async () => (await pending.getPendingTraces({ extMsgHashes: [hashNorm] })).traces[0];
-    expect((await traceOf())?.finality).toBe(Finality.PENDING);
+    // the process's first emulation compiles the contract code: it may take longer than a client's wait
+    await expect.poll(async () => (await traceOf())?.finality, { timeout: 10_000, interval: 50 }).toBe(Finality.PENDING);
     await net.chain.seal();
     const committedBy = net.chain.lastMasterchain!.id.seqno;
     // every time the trace is still pending, the check is that the indexer may not have the block yet;
