@@ -15,7 +15,7 @@ import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
 import { FinalityTracker } from "./pending/finality.js";
 import { PendingMetrics } from "./pending/metrics.js";
 import { NatsPendingStore } from "./pending/nats-pending-store.js";
-import { MemoryPendingStore } from "./pending/pending-store.js";
+import { MemoryPendingStore, type PendingStore } from "./pending/pending-store.js";
 import { pendingMethods } from "./pending/rpc.js";
 import { warmEmulator } from "./pending/warm-up.js";
 import { sendMethods } from "./send.js";
@@ -62,8 +62,16 @@ export const sendService = defineModule({
     const deps: EmulationDeps | undefined = pool ? { pool, emulator: ctx.needs.emulator, store: ctx.needs.store } : undefined;
     // distributed (--nats-url): shared by the replicas in JetStream KV; embedded: this process's memory
     const nats = ctx.options.natsUrl ? await NatsPendingStore.connect({ url: ctx.options.natsUrl, log: ctx.log, ttlMs: PENDING_DEFAULTS.ttlMs, maxLocal: MEMORY_PENDING_TRACES }) : undefined;
-    const store = nats ?? new MemoryPendingStore(MEMORY_PENDING_TRACES);
+    // what this process keeps itself (with NATS: while NATS is down)
+    const local = nats?.local ?? new MemoryPendingStore(MEMORY_PENDING_TRACES);
+    const store: PendingStore = nats ?? local;
     const metrics = new PendingMetrics(() => store.count());
+    // a trace that neither lands nor is invalidated is forgotten at its TTL (the replica that kept it counts it)
+    local.expired = (e) => {
+      metrics.transitions.inc({ to: "invalidated", reason: "ttl" });
+      ctx.log.info({ traceId: Buffer.from(e.trace.traceId).toString("hex") }, "pending: trace invalidated: not on chain within its TTL");
+    };
+    const sweep = setInterval(() => local.expire(), 5_000).unref();
     const stopPrefetch = pool ? prefetchConfigs(pool) : undefined;
     const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS) : undefined;
     // finality: the chain's signed shard blocks, and the indexer's blocks.indexed events
@@ -94,6 +102,7 @@ export const sendService = defineModule({
         return { ok: status.alive > 0, reasons, detail };
       },
       async close() {
+        clearInterval(sweep);
         stopPrefetch?.();
         await watcher?.close();
         await indexed?.unsubscribe().catch(() => undefined);

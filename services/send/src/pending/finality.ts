@@ -13,7 +13,8 @@
 //   account first (the state the emulation ran on is gone: a replayed seqno, a drained balance);
 //   the TTL (60 s, as toncenter's ttl tracker).
 import { Cell, loadTransaction, type Transaction } from "@ton/core";
-import type { BlockIdExt, PendingBlocks, PendingShardBlock } from "@tongate/liteclient";
+import type { EventEmitter } from "node:events";
+import type { BlockIdExt, PendingBlocksEvents, PendingShardBlock } from "@tongate/liteclient";
 import { Finality, type PendingTrace, type PendingTransaction } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { LruMap, type Logger } from "@tongate/runtime";
 import { transactionMessageCells } from "./transaction-messages.js";
@@ -56,8 +57,8 @@ export class FinalityTracker {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Follows a watcher's blocks and commits. */
-  attach(watcher: PendingBlocks): void {
+  /** Follows a watcher's blocks and commits (PendingBlocks). */
+  attach(watcher: EventEmitter<PendingBlocksEvents>): void {
     watcher.on("block", (b) => this.serial(() => this.onBlock(b)));
     watcher.on("committed", (mc, ids) => this.serial(() => this.onCommitted(mc, ids)));
   }

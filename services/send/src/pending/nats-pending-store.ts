@@ -31,7 +31,7 @@ export class NatsPendingStore implements PendingStore {
   private kv!: KV;
   private link!: NatsLink;
   /** This replica's own traces: answered from here while NATS is down. */
-  private readonly local: MemoryPendingStore;
+  readonly local: MemoryPendingStore;
   private shared = 0;
 
   private constructor(

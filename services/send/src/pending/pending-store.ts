@@ -47,10 +47,12 @@ export function queryKeys(q: PendingQuery): string[] {
   return [...q.accounts.map((a) => `a:${a}`), ...q.extHashes.map((h) => `h:${h}`), ...q.traceIds.map((t) => `t:${t}`)];
 }
 
-/** In this process: at most `maxCount` entries (the oldest forgotten first), each for its TTL. */
+/** In this process: at most `maxCount` entries (the oldest forgotten first), each for its TTL (`expired` is told). */
 export class MemoryPendingStore implements PendingStore {
   private readonly entries = new Map<string, PendingEntry>();
   private readonly index = new Map<string, Set<string>>();
+  /** Told of each entry forgotten at its TTL (a trace that never landed). */
+  expired: (e: PendingEntry) => void = () => {};
 
   constructor(
     private readonly maxCount: number,
@@ -99,9 +101,14 @@ export class MemoryPendingStore implements PendingStore {
     return Promise.resolve();
   }
 
-  private expire(): void {
+  /** Forgets the entries past their TTL (on every read; the service also calls it periodically). */
+  expire(): void {
     const now = this.now();
-    for (const [id, e] of this.entries) if (e.expiresAt <= now) this.drop(id);
+    for (const [id, e] of this.entries) {
+      if (e.expiresAt > now) continue;
+      this.drop(id);
+      this.expired(e);
+    }
   }
 
   private drop(id: string): void {
