@@ -7,7 +7,8 @@
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { Address, beginCell, Cell, external, internal, loadMessage, loadTransaction, SendMode, storeMessage, storeMessageRelaxed, toNano } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
-import { provisionsOf } from "@tongate/cli";
+import { emulatorProvision } from "@tongate/emulator";
+import { liteClientProvision } from "@tongate/liteclient";
 import type { Localnet } from "@tongate/localnet";
 import { Finality, Pending } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
@@ -37,7 +38,7 @@ beforeAll(async () => {
   wallet = WalletContractV4.create({ workchain: 0, publicKey: g.keyPair.publicKey });
   secretKey = g.keyPair.secretKey;
   const options = { globalConfig: net.globalConfig(), "emulator-processes": "1" };
-  host = await ServiceHost.start([sendService], { log: createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" }), options, provide: provisionsOf(options) });
+  host = await ServiceHost.start([sendService], { log: createLogger({ level: process.env.TONGATE_TEST_LOG_LEVEL ?? "silent" }), options, provide: [liteClientProvision(options), emulatorProvision(options)] });
   const transport = (desc: typeof Send | typeof Pending) => host.upstreams().find((u) => u.service.typeName === desc.typeName)!.transport;
   send = createClient(Send, transport(Send));
   pending = createClient(Pending, transport(Pending));

@@ -19,9 +19,11 @@ export interface PendingEngineOptions {
   ttlMs: number;
   /** How long `find` waits for a matching emulation in flight, ms. */
   waitMs: number;
+  /** Emulations at once; a message accepted past it keeps no pending trace (counted as "busy"). */
+  maxInFlight: number;
 }
 
-export const PENDING_DEFAULTS: PendingEngineOptions = { dedupe: 16_384, ttlMs: 60_000, waitMs: 1_000 };
+export const PENDING_DEFAULTS: PendingEngineOptions = { dedupe: 16_384, ttlMs: 60_000, waitMs: 1_000, maxInFlight: 256 };
 
 interface InFlight {
   extHashes: string[];
@@ -50,6 +52,11 @@ export class PendingEngine {
   accepted(m: { root: Cell; hashNorm: Buffer; dest: Address }, broadcast: Promise<void>): void {
     const key = hex(m.hashNorm);
     if (this.seen.get(key)) return;
+    // a flood of sends must not queue emulations without end: the broadcast goes on regardless
+    if (this.inFlight.size >= this.o.maxInFlight) {
+      this.metrics.failures.inc({ reason: "busy" });
+      return;
+    }
     this.seen.set(key, true);
     const started = performance.now();
     const flight: InFlight = { extHashes: [hex(m.root.hash()), key], account: rawOf(m.dest), done: Promise.resolve() };

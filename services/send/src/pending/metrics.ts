@@ -6,7 +6,7 @@ export class PendingMetrics {
   readonly emulated = new Counter({ name: "tongate_send_pending_emulated_total", help: "external messages emulated into a pending trace and kept", registers: [this.registry] });
   readonly failures = new Counter({
     name: "tongate_send_pending_failures_total",
-    help: "external messages whose emulation kept nothing, by reason: rejected (the contract refused it), depth/count/timeout (a bound), chain, emulator, broadcast (the liteservers refused it)",
+    help: "external messages whose emulation kept nothing, by reason: rejected (the contract refused it), depth/count/timeout (a bound), chain, emulator, broadcast (the liteservers refused it), busy (too many emulations at once)",
     labelNames: ["reason"],
     registers: [this.registry],
   });
