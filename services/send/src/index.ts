@@ -81,16 +81,23 @@ export const sendService = defineModule({
       finality.attach(watcher);
       watcher.on("warning", (err) => ctx.log.debug({ err }, "pending blocks: a poll failed"));
     }
-    const indexed = await ctx.needs.bus.subscribe("tongate.*.blocks.indexed", (m) => finality.indexed(fromBinary(BlocksIndexedSchema, m.data).masterchain?.seqno ?? 0)).catch((err: unknown) => {
+    const onIndexed = (data: Uint8Array): Promise<void> => {
+      let seqno: number;
+      try {
+        seqno = fromBinary(BlocksIndexedSchema, data).masterchain?.seqno ?? 0;
+      } catch (err) {
+        ctx.log.warn({ err }, "pending: a blocks.indexed event that does not decode");
+        return Promise.resolve();
+      }
+      return finality.indexed(seqno);
+    };
+    const indexed = await ctx.needs.bus.subscribe("tongate.*.blocks.indexed", (m) => onIndexed(m.data)).catch((err: unknown) => {
       ctx.log.warn({ err }, "pending: not subscribed to blocks.indexed; traces are finalized by the masterchain blocks that commit them");
       return undefined;
     });
     return {
       impls: [
-        implement(
-          Send,
-          sendMethods(pool, engine && ((m, sent) => engine.accepted(m, sent))),
-        ),
+        implement(Send, sendMethods(pool, engine && ((m, sent) => engine.accepted(m, sent)))),
         implement(Pending, pendingMethods(deps, engine)),
       ],
       metrics: metrics.registry,
