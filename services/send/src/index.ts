@@ -20,6 +20,9 @@ import { pendingMethods } from "./pending/rpc.js";
 import { warmEmulator } from "./pending/warm-up.js";
 import { sendMethods } from "./send.js";
 
+/** How long the start waits for the emulator's warm-up at most. */
+const WARM_UP_MS = 3_000;
+
 /** Pending traces kept in this process at most (the oldest forgotten first). */
 const MEMORY_PENDING_TRACES = 10_000;
 
@@ -57,8 +60,8 @@ export const sendService = defineModule({
     // the first send finds the consensus known (the pool is the host's, shared with lite-proxy) and
     // the emulator's processes started: a cold start takes seconds, past what a client waits for its pending trace
     if (pool) await Promise.all([pool.started, ctx.needs.emulator.warm().catch((e: unknown) => ctx.log.warn({ err: e }, "the emulator's processes did not start"))]);
-    // in the background: the service answers meanwhile
-    if (pool) void warmEmulator(pool, ctx.needs.emulator, 2).catch((err: unknown) => ctx.log.debug({ err }, "pending: the emulator's warm-up failed"));
+    // before the service answers (bounded), so that its queries are not mixed with a client's
+    if (pool) await warmEmulator(pool, ctx.needs.emulator, 2, WARM_UP_MS).catch((err: unknown) => ctx.log.debug({ err }, "pending: the emulator's warm-up failed"));
     const deps: EmulationDeps | undefined = pool ? { pool, emulator: ctx.needs.emulator, store: ctx.needs.store } : undefined;
     // distributed (--nats-url): shared by the replicas in JetStream KV; embedded: this process's memory
     const nats = ctx.options.natsUrl ? await NatsPendingStore.connect({ url: ctx.options.natsUrl, log: ctx.log, ttlMs: PENDING_DEFAULTS.ttlMs, maxLocal: MEMORY_PENDING_TRACES }) : undefined;
@@ -71,16 +74,27 @@ export const sendService = defineModule({
       metrics.transitions.inc({ to: "invalidated", reason: "ttl" });
       ctx.log.info({ traceId: Buffer.from(e.trace.traceId).toString("hex") }, "pending: trace invalidated: not on chain within its TTL");
     };
-    const sweep = setInterval(() => local.expire(), 5_000).unref();
-    const stopPrefetch = pool ? prefetchConfigs(pool) : undefined;
-    const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS) : undefined;
-    // finality: the chain's signed shard blocks, and the indexer's blocks.indexed events
+    // finality: the chain's signed shard blocks, watched only while traces are pending (the watcher
+    // polls the liteservers), and the indexer's blocks.indexed events
     const finality = new FinalityTracker(store, metrics, ctx.log);
-    const watcher = pool ? new PendingBlocks(pool) : undefined;
-    if (watcher) {
+    let watcher: PendingBlocks | undefined;
+    const watch = () => {
+      if (watcher || !pool) return;
+      watcher = new PendingBlocks(pool);
       finality.attach(watcher);
       watcher.on("warning", (err) => ctx.log.debug({ err }, "pending blocks: a poll failed"));
-    }
+    };
+    const unwatch = async () => {
+      const w = watcher;
+      watcher = undefined;
+      await w?.close();
+    };
+    const sweep = setInterval(() => {
+      local.expire();
+      if (watcher && store.count() === 0) void unwatch();
+    }, 5_000).unref();
+    const stopPrefetch = pool ? prefetchConfigs(pool) : undefined;
+    const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS, watch) : undefined;
     const onIndexed = (data: Uint8Array): Promise<void> => {
       let seqno: number;
       try {
@@ -111,7 +125,7 @@ export const sendService = defineModule({
       async close() {
         clearInterval(sweep);
         stopPrefetch?.();
-        await watcher?.close();
+        await unwatch();
         await indexed?.unsubscribe().catch(() => undefined);
         await engine?.drain();
         await finality.settled();

@@ -44,6 +44,8 @@ export class PendingEngine {
     private readonly metrics: PendingMetrics,
     private readonly log: Logger,
     private readonly o: PendingEngineOptions = PENDING_DEFAULTS,
+    /** Told when a trace is kept (the finality watcher starts). */
+    private readonly kept: () => void = () => {},
   ) {
     this.seen = new LruMap(o.dedupe);
   }
@@ -78,6 +80,7 @@ export class PendingEngine {
       return;
     }
     const { trace, accounts } = emulation.value;
+    this.kept();
     await this.store.put({ trace, accounts, expiresAt: Date.now() + this.o.ttlMs });
     this.metrics.emulated.inc();
     this.metrics.seconds.observe((performance.now() - started) / 1000);

@@ -6,8 +6,14 @@ import { Address, beginCell, external, storeMessage } from "@ton/core";
 import { runTransaction, type EmulatorPool } from "@tongate/emulator";
 import { blockConfig, type LiteserverPool } from "@tongate/liteclient";
 
-/** Runs `runs` refused transactions on the latest block's config (one per emulator process, as the pool spreads them). */
-export async function warmEmulator(pool: LiteserverPool, emulator: EmulatorPool, runs: number): Promise<void> {
+/** Runs `runs` refused transactions on the latest block's config (one per emulator process, as the pool spreads them), for `withinMs` at most. */
+export async function warmEmulator(pool: LiteserverPool, emulator: EmulatorPool, runs: number, withinMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([warm(pool, emulator, runs), new Promise((r) => (timer = setTimeout(r, withinMs)))]);
+  clearTimeout(timer);
+}
+
+async function warm(pool: LiteserverPool, emulator: EmulatorPool, runs: number): Promise<void> {
   const s = pool.session();
   const config = await blockConfig(s, (await s.query({ kind: "liteServer.getMasterchainInfo" })).last);
   // account_none, no last transaction
