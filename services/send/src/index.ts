@@ -20,6 +20,9 @@ import { pendingMethods } from "./pending/rpc.js";
 import { warmEmulator } from "./pending/warm-up.js";
 import { sendMethods } from "./send.js";
 
+/** A service that accepted a message this recently prefetches each new block's config. */
+const BUSY_MS = 60_000;
+
 /** How long the start waits for the emulator's warm-up at most. */
 const WARM_UP_MS = 3_000;
 
@@ -32,10 +35,13 @@ interface SendOptions {
 
 /**
  * Reads each new masterchain block's config as the pool sees the block (the emulations share it,
- * blockConfig keeps the newest few): the first message after a block does not wait for it.
+ * blockConfig keeps the newest few): the first message after a block does not wait for it. Only
+ * while messages come (`busy`): a proof-checked config is ~100 ms of CPU, not spent on every block
+ * of an idle service.
  */
-function prefetchConfigs(pool: LiteserverPool): () => void {
+function prefetchConfigs(pool: LiteserverPool, busy: () => boolean): () => void {
   const onBlock = () => {
+    if (!busy()) return;
     const s = pool.session();
     void s
       .query({ kind: "liteServer.getMasterchainInfo" })
@@ -93,8 +99,8 @@ export const sendService = defineModule({
       local.expire();
       if (watcher && store.count() === 0) void unwatch();
     }, 5_000).unref();
-    const stopPrefetch = pool ? prefetchConfigs(pool) : undefined;
     const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS, watch) : undefined;
+    const stopPrefetch = pool && engine ? prefetchConfigs(pool, () => Date.now() - engine.lastAcceptedAt < BUSY_MS) : undefined;
     const onIndexed = (data: Uint8Array): Promise<void> => {
       let seqno: number;
       try {

@@ -37,6 +37,8 @@ const rawOf = (a: Address) => `${a.workChain}:${a.hash.toString("hex").toUpperCa
 export class PendingEngine {
   private readonly seen: LruMap<string, true>;
   private readonly inFlight = new Set<InFlight>();
+  /** Unix ms of the last message accepted (0: none yet). */
+  lastAcceptedAt = 0;
 
   constructor(
     private readonly deps: EmulationDeps,
@@ -52,6 +54,7 @@ export class PendingEngine {
 
   /** An external message accepted for broadcast: emulated unless its normalized hash was. */
   accepted(m: { root: Cell; hashNorm: Buffer; dest: Address }, broadcast: Promise<void>): void {
+    this.lastAcceptedAt = Date.now();
     const key = hex(m.hashNorm);
     if (this.seen.get(key)) return;
     // a flood of sends must not queue emulations without end: the broadcast goes on regardless
