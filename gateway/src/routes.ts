@@ -7,6 +7,7 @@ import { Envelope, envelope } from "@tongate/proto/gen/tongate/options/v1/option
 import { conventionOf } from "@tongate/proto/json/conventions.js";
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
+import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { Accounts } from "@tongate/proto/gen/tongate/v3/accounts_pb.js";
 import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { ApiV2 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
@@ -17,7 +18,7 @@ import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
 import { Utils } from "@tongate/proto/gen/tongate/v3/utils_pb.js";
 
 /** The public APIs' services: API v2, API v3 (one service per toncenter tag) and the admin API. */
-export const PUBLIC_APIS: DescService[] = [LiteProxy, Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, Utils, RateLimit];
+export const PUBLIC_APIS: DescService[] = [LiteProxy, Send, Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, Utils, RateLimit];
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "@tongate/proto/gen/google/api/http_pb.js";
 
