@@ -23,7 +23,7 @@ import { bocText, hostileBoc, hostileBodyBytes, hostileValue, pick, weighted } f
 import { LocalnetSender } from "../support/localnet-deploy.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { rng } from "../support/rng.js";
-import { v3ResponseErrors } from "../support/v3-schema.js";
+import { v3Parameters, v3ResponseErrors } from "../support/v3-schema.js";
 
 let net: Localnet;
 let t: Embedded;
@@ -317,6 +317,18 @@ describe("the pending endpoints over HTTP", () => {
     const none = await postJson(`${t.url}/api/emulate/v1/emulateTrace`, {});
     expect(none.status).toBe(422);
     expect(none.body.error).toMatch(/boc/);
+  });
+
+  it("take every parameter v3.yaml declares, and the OpenAPI document lists them and the Emulate API", async () => {
+    const doc = (await getJson(`${t.url}/api/v3/openapi.json`)).body;
+    for (const path of ["/api/v3/pendingTransactions", "/api/v3/pendingTraces", "/api/v3/pendingActions"]) {
+      const ours = new Set(doc.paths[path].get.parameters.map((p: Json) => p.name));
+      for (const name of v3Parameters(path).keys()) expect(ours.has(name), `${path} ${name}`).toBe(true);
+    }
+    const emulate = doc.paths["/api/emulate/v1/emulateTrace"].post;
+    expect(emulate.tags).toEqual(["emulate"]);
+    const body = doc.components.schemas[emulate.requestBody.content["application/json"].schema.$ref.split("/").pop()];
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(["boc", "ignore_chksig", "with_actions", "include_code_data", "include_address_book", "include_metadata", "mc_block_seqno"]));
   });
 
   it("without a send service to ask, answer 503 naming it", async () => {
