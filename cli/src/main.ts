@@ -22,7 +22,7 @@ import {
 } from "@tongate/runtime";
 import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
 import { readFile, writeFile } from "node:fs/promises";
-import { buildShardState, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
+import { buildShardState, checkPendingWindow, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
 import { installSpeedShims } from "@tongate/ton";
 import { emulatorFlags, emulatorPoolOptionsOf } from "@tongate/emulator";
 import { DEFAULT_CHAIN_HALT_AFTER_S, findService, serviceModules, startHost, upstreamsOf } from "./services.js";
@@ -55,6 +55,10 @@ const localnetOptions = (listen: "listen" | "liteserver"): OptionSpec[] => [
   { name: "seed", default: "tongate", description: "localnet: seed of every key (validator, wallets, liteservers); same seed, same chain" },
   { name: listen, repeated: true, default: "127.0.0.1:30310", description: "localnet: HOST:PORT of a liteserver (repeat for several, each with its own key)" },
   { name: "block-interval", default: "1000", description: "localnet: ms between sealed blocks (0: only on demand)" },
+  {
+    name: "pending-window",
+    description: "localnet: ms each seal serves its shard blocks as signed but not committed (liteServer.nonfinal.getPendingShardBlocks) before its masterchain block commits them; shorter than --block-interval (default: half of it; 0 with --block-interval 0)",
+  },
   { name: "wallets", default: "4", description: "localnet: funded genesis wallets of each kind (v4r2, v5r1)" },
   { name: "control", default: "127.0.0.1:30380", description: "localnet: HOST:PORT of the control API (faucet, seal, wallets, global config)" },
   { name: "write-global-config", description: "localnet: write the TON global config pointing at it to this file" },
@@ -70,6 +74,18 @@ function intOption(o: Record<string, unknown>, name: string, ok: (n: number) => 
   const n = Number(o[name]);
   if (!Number.isInteger(n) || !ok(n)) throw new ConfigError(`--${name} ${String(o[name])}: expected ${expected}`);
   return n;
+}
+
+/** --pending-window, checked against --block-interval (absent: the localnet's default, half the interval). */
+function pendingWindowOf(o: Record<string, unknown>): number | undefined {
+  if (o["pending-window"] === undefined) return undefined;
+  const interval = intOption(o, "block-interval", (n) => n >= 0, "milliseconds between blocks, 0 or more");
+  const window = intOption(o, "pending-window", (n) => n >= 0, "milliseconds, 0 or more");
+  try {
+    return checkPendingWindow(window, interval);
+  } catch (e) {
+    throw new ConfigError(`--pending-window ${window}: ${(e as Error).message}`);
+  }
 }
 
 /** The cells of --library files (one-root BoCs). */
@@ -105,6 +121,7 @@ async function startLocalnet(o: Record<string, unknown>, log: Logger, quiet = fa
     wallets: Number(o.wallets),
     listen: ((o.listen ?? o.liteserver) as string[]).map((l) => parseListen(l)),
     blockIntervalMs: Number(o["block-interval"]),
+    pendingWindowMs: pendingWindowOf(o),
     buildState: buildShardState,
     proofs: localnetProofs,
     dataDir: o["data-dir"] as string | undefined,

@@ -7,10 +7,11 @@ import { liteClientProvision } from "@tongate/liteclient";
 import { emulatorProvision } from "@tongate/emulator";
 import { liteProxyService } from "@tongate/lite-proxy";
 import { rateLimitService } from "@tongate/ratelimit";
+import { sendService } from "@tongate/send";
 import { storeProvision } from "@tongate/store";
 import { busKey, ConfigError, openBus, provide, ServiceHost, type Closable, type Logger, type Provision, type RawOptions, type ServiceModule } from "@tongate/runtime";
 
-export const serviceModules: readonly ServiceModule[] = [liteProxyService, rateLimitService, indexService, decoderService];
+export const serviceModules: readonly ServiceModule[] = [liteProxyService, sendService, rateLimitService, indexService, decoderService];
 
 export function findService(name: string): ServiceModule {
   const m = serviceModules.find((s) => s.name === name);

@@ -9,7 +9,7 @@ import { GetShardsRequestSchema, LookupBlockRequestSchema } from "@tongate/proto
 import { GetConfigParamRequestSchema, GetLibrariesRequestSchema } from "@tongate/proto/gen/tongate/v2/config_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { RunGetMethodRequestSchema, RunGetMethodStdRequestSchema } from "@tongate/proto/gen/tongate/v2/run_get_method_pb.js";
-import { EstimateFeeRequestSchema, SendBocRequestSchema } from "@tongate/proto/gen/tongate/v2/send_pb.js";
+import { EstimateFeeRequestSchema, Send, SendBocRequestSchema } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { GetBlockTransactionsRequestSchema, GetTransactionsRequestSchema } from "@tongate/proto/gen/tongate/v2/transactions_pb.js";
 import { DetectAddressRequestSchema } from "@tongate/proto/gen/tongate/v2/utils_pb.js";
 import { GetActionsRequestSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
@@ -54,8 +54,8 @@ const bodyError = (desc: DescMessage, json: unknown, opts = v2) => inputError(()
 
 
 describe("the requests tested are the contract's", () => {
-  it("are the input messages of LiteProxy RPCs", () => {
-    const inputs = new Set(LiteProxy.methods.map((m) => m.input.typeName));
+  it("are the input messages of API v2 RPCs (LiteProxy, Send)", () => {
+    const inputs = new Set([...LiteProxy.methods, ...Send.methods].map((m) => m.input.typeName));
     for (const d of [
       GetAddressInformationRequestSchema,
       GetShardsRequestSchema,

@@ -10,6 +10,7 @@ import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "@tongate/proto/gen/google/api/http_pb.js";
 import { Format, json, rules, tl_type, union } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { file_tongate_v2_lite_proxy, LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
+import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { describe, expect, it } from "vitest";
 
 interface Schema {
@@ -388,7 +389,8 @@ class Checker {
 // ---------------------------------------------------------------------------
 // Per path
 
-const methods: DescMethod[] = LiteProxy.methods;
+// API v2: lite-proxy's RPCs and the send service's
+const methods: DescMethod[] = [...LiteProxy.methods, ...Send.methods];
 
 function bindingsOf(m: DescMethod): HttpRule[] {
   const rule = getOption(m, http);
@@ -408,7 +410,7 @@ function checkRoutes(c: Checker) {
     for (const verb of Object.keys(ops)) {
       const method = methods.find((m) => bindingsOf(m).some((b) => b.pattern.case === verb && b.pattern.value === path));
       if (!method) {
-        c.report(`${verb.toUpperCase()} ${path}: no LiteProxy RPC has this http binding`);
+        c.report(`${verb.toUpperCase()} ${path}: no API v2 RPC (LiteProxy, Send) has this http binding`);
         continue;
       }
       const rules = bindingsOf(method);

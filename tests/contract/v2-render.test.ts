@@ -1,4 +1,4 @@
-// Contract test: what the gateway renders for every LiteProxy RPC fits toncenter's
+// Contract test: what the gateway renders for every API v2 RPC (LiteProxy, Send) fits toncenter's
 // own v2 OpenAPI (v2.json). For each RPC, fully populated samples of the output
 // message are built generically from its descriptor (as many as it takes for
 // every variant of every union in it to be taken, and as many again with the
@@ -11,6 +11,7 @@ import { getOption, ScalarType, create, fromJson, toJson, type DescField, type D
 import { ListValueSchema, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
+import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { json, tl_type, union } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
@@ -495,7 +496,8 @@ class Oracle {
 // ---------------------------------------------------------------------------
 // The tests
 
-const methods: DescMethod[] = LiteProxy.methods;
+// API v2: lite-proxy's RPCs and the send service's
+const methods: DescMethod[] = [...LiteProxy.methods, ...Send.methods];
 const envelope = (result: JsonValue): JsonValue => ({ ok: true, result, "@extra": "1:1" });
 const SAMPLE_DEPTH = 6;
 

@@ -9,3 +9,4 @@ export { UNREGISTERED_MATCHERS, MATCHER_ORDER } from "./matchers/order.js";
 export * from "./trace-file.js";
 export { multisigOrderFactsFromData } from "./matchers/multisig/facts.js";
 export { unknownAction } from "./engine/serialize.js";
+export * from "./from-transactions.js";

@@ -32,3 +32,4 @@ export type { AnyLiteCall, LiteAnswer, LiteCall, LiteInput, LiteQueryName } from
 export { MASTERCHAIN_SHARD, tlBlockId, type BlockIdExt } from "./block-id.js";
 export { checkAnswer, getAccountState, getBlockHeader, getConfig, LiteserverProofError, type LiteQuerier } from "./verified.js";
 export { blockConfig, fetchLibraries, readAccount, type AccountAtBlock, type VerifiedAccountReader } from "./emulation-inputs.js";
+export { PendingBlocks, type PendingBlockTransaction, type PendingBlocksEvents, type PendingBlocksOptions, type PendingBlocksSource, type PendingShardBlock } from "./pending-blocks.js";

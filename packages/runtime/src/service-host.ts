@@ -86,8 +86,13 @@ export class ServiceHost {
       // the promise under key.id was made by the provision of that same key, whose value is a T
       return value as Promise<T | undefined>;
     };
+    const peek = <T>(key: ResourceKey<T>): Promise<T | undefined> => {
+      // the promise under key.id was made by the provision of that same key, whose value is a T
+      const value = values.get(key.id) as Promise<T | undefined> | undefined;
+      return value ?? Promise.resolve(undefined);
+    };
     const starts = modules.map(async (module, i) => {
-      const running = await module.launch(o.options, { log: o.log.child({ service: module.name }), supply, transportOf });
+      const running = await module.launch(o.options, { log: o.log.child({ service: module.name }), supply, peek, transportOf });
       slots[i] = { name: module.name, module, running };
     });
     const results = await Promise.allSettled(starts);

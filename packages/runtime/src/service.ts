@@ -31,12 +31,22 @@ export interface OptionalNeed<T> {
 
 export const optional = <T>(key: ResourceKey<T>): OptionalNeed<T> => ({ optional: key });
 
-/** What a service needs, by the name it reads it under: a key (required) or optional(key). */
-export type Needs = Readonly<Record<string, ResourceKey<unknown> | OptionalNeed<unknown>>>;
+/**
+ * A resource the service uses only when another service of its process has it opened (the send
+ * service classifies on the decoder's store when one is there, and would not open an empty one).
+ */
+export interface OpenedNeed<T> {
+  readonly opened: ResourceKey<T>;
+}
 
-/** The values a host supplies for `N`. */
+export const ifOpened = <T>(key: ResourceKey<T>): OpenedNeed<T> => ({ opened: key });
+
+/** What a service needs, by the name it reads it under: a key (required), optional(key) or ifOpened(key). */
+export type Needs = Readonly<Record<string, ResourceKey<unknown> | OptionalNeed<unknown> | OpenedNeed<unknown>>>;
+
+/** The values a host supplies for `N` (for ifOpened: asked at each use, the value once some service opened it). */
 export type Supplied<N extends Needs> = {
-  readonly [K in keyof N]: N[K] extends OptionalNeed<infer T> ? T | undefined : N[K] extends ResourceKey<infer T> ? T : never;
+  readonly [K in keyof N]: N[K] extends OptionalNeed<infer T> ? T | undefined : N[K] extends OpenedNeed<infer T> ? () => Promise<T | undefined> : N[K] extends ResourceKey<infer T> ? T : never;
 };
 
 export interface ServiceContext<O = unknown, N extends Needs = Needs> {
@@ -134,6 +144,8 @@ export interface LaunchContext {
   log: Logger;
   /** The value of a resource key, opened on first need; undefined when the host has none. */
   supply<T>(key: ResourceKey<T>): Promise<T | undefined>;
+  /** The value of a resource key if a service already asked for it (opened or opening); undefined otherwise, nothing opened. */
+  peek?<T>(key: ResourceKey<T>): Promise<T | undefined>;
   transportOf?: (service: DescService) => Transport | undefined;
 }
 
@@ -202,6 +214,11 @@ export function defineService<S extends DescService, O, N extends Needs>(def: Mo
 async function supplyNeeds<N extends Needs>(module: string, needs: N, ctx: LaunchContext): Promise<Supplied<N>> {
   const supplied: Record<string, unknown> = {};
   for (const [name, need] of Object.entries(needs)) {
+    if ("opened" in need) {
+      const key = need.opened;
+      supplied[name] = () => ctx.peek?.(key) ?? Promise.resolve(undefined);
+      continue;
+    }
     const key = "optional" in need ? need.optional : need;
     const value = await ctx.supply(key);
     if (value === undefined && !("optional" in need)) throw new ConfigError(`${module} needs ${key.description}`);

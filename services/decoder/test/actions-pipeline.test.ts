@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Address, beginCell, contractAddress, toNano } from "@ton/core";
-import { actionFromJson } from "@tongate/actions";
+import { Address, beginCell, contractAddress, loadTransaction, toNano } from "@ton/core";
+import { actionFromJson, traceInputFromTransactions } from "@tongate/actions";
 import { storeJettonTransfer, storeTextComment, type JettonTransfer } from "@tongate/contracts";
 import type { Localnet } from "@tongate/localnet";
 import { provide } from "@tongate/runtime";
@@ -19,6 +19,7 @@ import { contractCode, jettonMinterData, jettonWalletData, onchainContent } from
 import { decodedTo, getJson, startEmbedded, type Embedded } from "../../../tests/support/embedded.js";
 import { LocalnetSender } from "../../../tests/support/localnet-deploy.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
+import { readTraceInputs, type TraceRecordRow } from "../src/actions/trace-input.js";
 
 /** The decoder's tables (its migrations), emptied for the run without a stop. */
 const DECODER_TABLES = [
@@ -102,6 +103,18 @@ it("a TON transfer with a comment is a ton_transfer action, in ClickHouse and in
   const ofBob = [...keys.actionsOfAccount(raw(bob.address), { reverse: true })].map((e) => e.action);
   expect(ofBob.map((a) => [a.type, a.trace_id])).toEqual([["ton_transfer", rows[0]!.trace_id]]);
   expect(keys.actionsOfTraces([rows[0]!.trace_id]).get(rows[0]!.trace_id)?.map((a) => a.action_id)).toEqual(record!.action_ids);
+
+  // the classifier's input from the indexer's rows is the one built from the chain's transaction cells (an emulated trace's way)
+  const [trace] = await select<TraceRecordRow>(store, "SELECT * FROM traces WHERE trace_id = {id:String} ORDER BY mc_seqno_end DESC LIMIT 1", { id: rows[0]!.trace_id });
+  const fromRows = (await readTraceInputs(store, [trace!], 100, head())).get(trace!.trace_id)!;
+  const txs = await select<{ account: string; lt: string }>(store, "SELECT account, lt FROM transactions WHERE trace_id = {id:String}", { id: trace!.trace_id });
+  const cells = txs.map(({ account, lt }) => {
+    const a = Address.parseRaw(account);
+    const tx = net.chain.transaction(a.workChain, a.hash, BigInt(lt))!;
+    return { transaction: loadTransaction(tx.cell.beginParse()), cell: tx.cell, address: a, mcSeqno: tx.mcSeqno };
+  });
+  expect(fromRows.transactions).toHaveLength(2);
+  expect(traceInputFromTransactions(cells, { mcSeqno: 0, externalHashNorm: trace!.external_hash_norm })).toEqual(fromRows);
 }, 60_000);
 
 it("the decoder stopped, the indexer goes on; started again, it catches up, with the actions of a run without the stop", async () => {

@@ -4,9 +4,10 @@
 // (runIndexer) in the same process.
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { Pending } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
+import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { liteClientKey } from "@tongate/liteclient";
 import { apiError, busKey, defineModule, optional } from "@tongate/runtime";
-import { type LiteProxyClient, liteProxyClient } from "./api/apiv2/lite-proxy.js";
+import { type LiteProxyClient, liteProxyClient, type SendClient, sendClient } from "./api/apiv2/lite-proxy.js";
 import { Registry } from "prom-client";
 import { KeyReaders } from "./api/key-readers/pool.js";
 import { pendingSource } from "./api/pending.js";
@@ -57,6 +58,13 @@ export const indexService = defineModule({
       if (!transport) throw apiError(503, "lite-proxy is not reachable from the indexer (run them in one process, or give the indexer --upstream lite-proxy=URL)");
       return (client = liteProxyClient(transport));
     };
+    let sender: SendClient | undefined;
+    const send = () => {
+      if (sender) return sender;
+      const transport = ctx.transportOf?.(Send);
+      if (!transport) throw apiError(503, "the send service is not reachable from the indexer (run them in one process, or give the indexer --upstream send=URL)");
+      return (sender = sendClient(transport));
+    };
     const lite = ctx.needs.liteClient;
     let run: IndexerRun | undefined;
     try {
@@ -72,7 +80,7 @@ export const indexService = defineModule({
     const metrics = new Registry();
     const readers = store.keys && o.keyReaders.threads > 0 ? KeyReaders.start({ dir: store.keys.dir, ...o.keyReaders, log: ctx.log, registry: metrics }) : undefined;
     return {
-      impls: v3Implementations(store, liteProxy, readers, pendingSource(() => ctx.transportOf?.(Pending))),
+      impls: v3Implementations(store, liteProxy, readers, send, pendingSource(() => ctx.transportOf?.(Pending))),
       metrics,
       health: () => {
         const s = run?.status();

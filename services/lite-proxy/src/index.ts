@@ -12,7 +12,7 @@ import { blocksMethods } from "./blocks.js";
 import { ChainReader } from "./chain.js";
 import { configMethods } from "./config.js";
 import { getMethodsMethods } from "./get-methods.js";
-import { sendMethods } from "./send.js";
+import { estimateFeeMethods } from "./estimate-fee.js";
 import { tokensMethods } from "./tokens.js";
 import { transactionsMethods } from "./transactions.js";
 import { walletsMethods } from "./wallets.js";
@@ -51,7 +51,7 @@ export const liteProxyService = defineService({
         ...blocksMethods(chain),
         ...transactionsMethods(chain),
         ...configMethods(chain),
-        ...sendMethods(chain),
+        ...estimateFeeMethods(chain),
         ...getMethodsMethods(chain),
         ...walletsMethods(chain),
         ...tokensMethods(chain),

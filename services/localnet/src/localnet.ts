@@ -22,6 +22,12 @@ export interface LocalnetOptions extends GenesisOptions {
   listen: { host: string; port: number }[];
   /** Seal a block every this many ms (0: only on demand). */
   blockIntervalMs?: number;
+  /**
+   * Within each seal, serve its shard blocks this many ms as signed but not committed
+   * (liteServer.nonfinal.getPendingShardBlocks, getBlock) before the masterchain block commits them.
+   * Default: half of blockIntervalMs when it is above 0, else 0 (no window).
+   */
+  pendingWindowMs?: number;
   buildState: ShardStateBuilder;
   /**
    * The bounds of this chain's emulator processes (collation, the checks of incoming external
@@ -86,6 +92,7 @@ export class Localnet {
     const timeShift = { seconds: 0 };
     const base = o.clock ?? (() => Math.floor(Date.now() / 1000));
     const clock = () => base() + timeShift.seconds;
+    const pendingWindowMs = checkPendingWindow(o.pendingWindowMs ?? defaultPendingWindowMs(o.blockIntervalMs ?? 0), o.blockIntervalMs ?? 0);
     const chain = Chain.open({ genesis, executor, buildState: o.buildState, clock, store: data.store, stateWindow: o.stateWindow, archival: o.archival, shards: o.shards });
     for (const e of data.journal ?? []) {
       if (e.t === "ext") chain.replayExternal(Buffer.from(e.boc, "base64"), e.out);
@@ -93,6 +100,8 @@ export class Localnet {
     }
     data.replayed();
     if (!chain.lastMasterchain) await chain.seal();
+    // replaying and the first block do not wait: nobody can watch them pending yet
+    chain.pendingWindowMs = pendingWindowMs;
     const net = new Localnet(genesis, chain, createHandlers(chain, o.proofs, clock), o.seed, timeShift, clock);
     for (const lib of o.libraries ?? []) await net.publishLibrary(lib);
     for (const [i, l] of o.listen.entries()) net.liteservers.push(await net.serve(i, l.host, l.port));
@@ -249,6 +258,20 @@ export class Localnet {
     await this.chain.close();
     await this.chain.executor.close();
   }
+}
+
+/** The pending window a localnet sealing every `blockIntervalMs` gets unless told: half the interval (none when it seals on demand). */
+export function defaultPendingWindowMs(blockIntervalMs: number): number {
+  return blockIntervalMs > 0 ? Math.floor(blockIntervalMs / 2) : 0;
+}
+
+/** A pending window fits inside the block interval (it is part of each seal); any window when sealing on demand. */
+export function checkPendingWindow(windowMs: number, blockIntervalMs: number): number {
+  if (!Number.isInteger(windowMs) || windowMs < 0) throw new RangeError(`the pending window must be a whole number of milliseconds, 0 or more (got ${windowMs})`);
+  if (blockIntervalMs > 0 && windowMs >= blockIntervalMs) {
+    throw new RangeError(`the pending window (${windowMs} ms) must be shorter than the block interval (${blockIntervalMs} ms): it is part of each seal`);
+  }
+  return windowMs;
 }
 
 /** A TON global config writes IPv4 addresses as signed 32-bit integers. */

@@ -5,9 +5,8 @@
 // again after a crash writes what it wrote before.
 import { addressesToLookUp, type Classification, classifyTrace, type ContractFacts, MapInterfaceLookup, relatedAddresses, type TraceInput, unknownAction } from "@tongate/actions";
 import type { Logger } from "@tongate/runtime";
-import { actionRow, classificationRow, KEY_COLUMNS, type KeyTraceActions, select, type Store } from "@tongate/store";
+import { actionRow, classificationRow, factsAt, KEY_COLUMNS, type KeyTraceActions, select, type Store } from "@tongate/store";
 import type { Decided } from "../pending.js";
-import { factsAt } from "./facts.js";
 import { type ActionDbRow, type ActionsRows, classificationRows, emptyActionsRows, type TraceBounds } from "./rows.js";
 import { completeTraces, readTraceInputs, tracesCompletedIn, type TraceRecordRow } from "./trace-input.js";
 

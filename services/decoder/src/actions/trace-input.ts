@@ -63,7 +63,7 @@ interface Description {
   aborted?: boolean;
   destroyed?: boolean;
   is_tock?: boolean;
-  compute_ph?: { skipped?: boolean; exit_code?: number };
+  compute_ph?: { skipped?: boolean; exit_code?: number; reason?: string };
   action?: { result_code?: number };
   bounce?: { type?: string };
 }
@@ -200,6 +200,7 @@ export async function readTraceInputs(store: Store, traces: readonly TraceRecord
       isTock: d.is_tock ?? null,
       computeExitCode: d.compute_ph?.exit_code ?? null,
       computeSkipped: d.compute_ph?.skipped ?? true,
+      computeSkipReason: d.compute_ph?.skipped ? (d.compute_ph.reason ?? null) : null,
       actionResultCode: d.action?.result_code ?? null,
       bounce: d.bounce?.type ?? null,
       inMsg: message(t.in_msg_hash, "in", t.hash),

@@ -12,12 +12,12 @@ import { Jettons } from "@tongate/proto/gen/tongate/v3/jettons_pb.js";
 import { Nfts } from "@tongate/proto/gen/tongate/v3/nfts_pb.js";
 import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
 import { Utils } from "@tongate/proto/gen/tongate/v3/utils_pb.js";
-import { implement, type ServiceImplementation } from "@tongate/runtime";
+import { apiError, implement, type ServiceImplementation } from "@tongate/runtime";
 import type { IndexStore as Store } from "../store/index-store.js";
 import { accountsImpl } from "./accounts/service.js";
 import { actionsImpl } from "./actions/service.js";
 import { apiV2Impl } from "./apiv2/service.js";
-import type { LiteProxyClient } from "./apiv2/lite-proxy.js";
+import type { LiteProxyClient, SendClient } from "./apiv2/lite-proxy.js";
 import { blockchainImpl } from "./blockchain/service.js";
 import { addressBook } from "./book.js";
 import { emulateImpl } from "./emulate/service.js";
@@ -37,15 +37,21 @@ export const V3_SERVICES: DescService[] = [Blockchain, Accounts, Actions, Jetton
 /** What the indexer serves: API v3 and the Emulate API (whose trees it renders as API v3 does). */
 export const INDEXER_SERVICES: DescService[] = [...V3_SERVICES, Emulate];
 
+/** The send service as seen from a process that has none: /message answers 503. */
+const noSend = (): SendClient => {
+  throw apiError(503, "the send service is not reachable from the indexer (run them in one process, or give the indexer --upstream send=URL)");
+};
+
 /** No send service to ask: the pending endpoints and the Emulate API answer 503. */
 const noSendService: PendingSource = pendingSource(() => undefined);
 
 /**
- * API v3 over the store (lite-proxy for the v2-style methods, the send service for the pending
- * endpoints and the Emulate API), each tag's answers through the book step; with `readers`, the key
- * lookups are answered by them when the caller takes rendered answers.
+ * API v3 over the store (lite-proxy and the send service for the v2-style methods, the send
+ * service's pending traces for the pending endpoints and the Emulate API), each tag's answers
+ * through the book step; with `readers`, the key lookups are answered by them when the caller takes
+ * rendered answers.
  */
-export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: KeyReaders, pending: PendingSource = noSendService) {
+export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: KeyReaders, send: () => SendClient = noSend, pending: PendingSource = noSendService) {
   const book: BookSources = { addressBook: (addresses) => addressBook(store, addresses), metadata: (addresses) => tokenMetadataOf(store, addresses) };
   const step = <S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>) => withAddressBook(service, impl, book);
   return {
@@ -55,15 +61,15 @@ export function v3Api(store: Store, liteProxy: () => LiteProxyClient, readers?: 
     jettons: withKeyReaders(Jettons, step(Jettons, jettonsImpl(store)), readers),
     nfts: withKeyReaders(Nfts, step(Nfts, nftsImpl(store)), readers),
     stats: step(Stats, statsImpl(store)),
-    apiV2: step(ApiV2, apiV2Impl(store, liteProxy)),
+    apiV2: step(ApiV2, apiV2Impl(store, liteProxy, send)),
     utils: utilsImpl(),
     emulate: emulateImpl(pending, book),
   };
 }
 
 /** The implementations of INDEXER_SERVICES, as a host serves them. */
-export function v3Implementations(store: Store, liteProxy: () => LiteProxyClient, readers?: KeyReaders, pending?: PendingSource): ServiceImplementation[] {
-  const api = v3Api(store, liteProxy, readers, pending);
+export function v3Implementations(store: Store, liteProxy: () => LiteProxyClient, readers?: KeyReaders, send?: () => SendClient, pending?: PendingSource): ServiceImplementation[] {
+  const api = v3Api(store, liteProxy, readers, send, pending);
   return [
     implement(Blockchain, api.blockchain),
     implement(Accounts, api.accounts),

@@ -18,7 +18,7 @@ export { cellsFromBoc } from "./boc.js";
 export { masterchainShards, type ShardTopRow } from "./shards.js";
 export { TraceAssembler, type TraceBatch } from "./trace.js";
 export { accountRow, accountStateRows, type AccountStateBase } from "./account-state.js";
-export { messageRow, parseMessageCell, transactionMessageCells, normalizedExternalHash, bodyOpcode } from "./message.js";
+export { messageRow, parseMessageCell, transactionMessageCells, bodyOpcode } from "./message.js";
 
 export interface BlockRowsContext {
   /** masterchain seqno that commits the block (a masterchain block's own seqno is used for it) */

@@ -1,6 +1,6 @@
 // Messages of a transaction → MessageRow + MessageContentRow (bodies and StateInits stored once by hash).
-import { createHash } from "node:crypto";
 import { type Cell, type Message, type StateInit, beginCell, loadCommonMessageInfo, loadStateInit } from "@ton/core";
+import { normalizedHash } from "@tongate/ton";
 import { restCell } from "./boc.js";
 import { forEachLeaf } from "./hashmap.js";
 import type { MessageContentRow, MessageRow } from "./types.js";
@@ -56,42 +56,6 @@ export function bodyOpcode(body: Cell): number | null {
 }
 
 /**
- * TEP-467 normalised hash of an external-in message: ext_in_msg_info$10 src:addr_none
- * dest import_fee:0, init:nothing, body always as a reference.
- */
-export function normalizedExternalHash(msg: Message): string | null {
-  if (msg.info.type !== "external-in") return null;
-  const dest = msg.info.dest;
-  const body = msg.body;
-  if (body.level() !== 0 || dest.workChain < -128 || dest.workChain > 127) {
-    const c = beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(dest).storeCoins(0).storeBit(false).storeBit(true).storeRef(body).endCell();
-    return b64(c.hash());
-  }
-  // The cell's representation hashed directly: d1 (one ref) d2 (277 bits), the data
-  // 10 00 | 10 0 workchain:int8 address:bits256 | 0000 (coins 0) | 0 (no init) | 1 (body ref) + completion tag,
-  // then the body's depth and hash.
-  const repr = Buffer.alloc(2 + 35 + 2 + 32);
-  repr[0] = 1;
-  repr[1] = 69;
-  let pos = 0;
-  const put = (v: number, n: number): void => {
-    for (let i = n - 1; i >= 0; i--, pos++) if ((v >> i) & 1) repr[2 + (pos >> 3)]! |= 0x80 >> (pos & 7);
-  };
-  put(0b1000, 4); // ext_in_msg_info$10, src addr_none$00
-  put(0b100, 3); // addr_std$10, no anycast
-  put(dest.workChain & 0xff, 8);
-  for (const byte of dest.hash) put(byte, 8);
-  put(0, 4);
-  put(0b01, 2);
-  put(1, 1); // completion tag: 277 bits
-  const d = body.depth();
-  repr[37] = d >> 8;
-  repr[38] = d & 0xff;
-  body.hash().copy(repr, 39);
-  return b64(createHash("sha256").update(repr).digest());
-}
-
-/**
  * One object literal for every message type, never `{ ...base, ... }`: V8 copies a spread of this
  * size through a slow path (~30 µs a row, most of the parse time) and leaves an object that is
  * slower to clone and to serialise.
@@ -121,7 +85,7 @@ export function messageRow(p: ParsedMessage, tx: { hash: string; lt: string }, d
     bounce: int ? int.bounce : null,
     bounced: int ? int.bounced : null,
     import_fee: info.type === "external-in" ? info.importFee.toString() : null,
-    hash_norm: info.type === "external-in" ? normalizedExternalHash(msg) : null,
+    hash_norm: info.type === "external-in" ? b64(normalizedHash(msg)) : null,
   };
 }
 

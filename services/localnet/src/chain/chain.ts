@@ -11,6 +11,7 @@
 // cells). McStateExtra.prev_blocks grows by one entry per block and is updated in place
 // (hashmapAugSet), so a seal costs the same at block 10 and at block 100,000.
 import { createHash, createPrivateKey, sign as ed25519Sign, type KeyObject } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Address, beginCell, Cell, Dictionary } from "@ton/core";
 import { LruMap } from "@tongate/runtime";
 import { EXTERNAL_MESSAGE_LIMITS, MAX_MSG_CELLS, readBoc } from "@tongate/ton";
@@ -102,6 +103,11 @@ export interface ChainOptions {
   archival?: boolean;
   /** Split workchain 0 into this many shards in the first blocks (1, 2, 4, 8 or 16). */
   shards?: number;
+  /**
+   * Milliseconds each seal serves its shard blocks as signed but not yet committed (getBlock,
+   * nonfinal.getPendingShardBlocks) before it collates the masterchain block that commits them; 0: none.
+   */
+  pendingWindowMs?: number;
 }
 
 /** A planned shard block of one seal. */
@@ -158,6 +164,7 @@ export class Chain implements RecordSource {
   readonly store: ChainStore;
   readonly stateWindow: number;
   readonly archival: boolean;
+  private windowMs = 0;
   private readonly buildState: ShardStateBuilder;
   private readonly clock: () => number;
   /** Blocks of the window, with their states: masterchain by seqno, shard blocks by key. */
@@ -182,6 +189,8 @@ export class Chain implements RecordSource {
   ]);
   private waiters: { seqno: number; resolve: () => void }[] = [];
   private sealing: Promise<BlockRecord> | undefined;
+  /** The shard blocks of the seal under way while it serves them as pending (see pendingWindowMs). */
+  private pending: Produced[] = [];
   private validatorKey: KeyObject | undefined;
   private readonly libraries = new EmulatorLibraries();
 
@@ -193,6 +202,7 @@ export class Chain implements RecordSource {
     this.clock = o.clock ?? (() => Math.floor(Date.now() / 1000));
     this.stateWindow = Math.max(16, o.stateWindow ?? DEFAULT_STATE_WINDOW);
     this.archival = o.archival ?? false;
+    this.pendingWindowMs = o.pendingWindowMs ?? 0;
     const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.genesis.config);
     const p0 = config.get(0)?.beginParse();
     // The config dictionary's cells are the genesis config's: every state shares them.
@@ -212,6 +222,17 @@ export class Chain implements RecordSource {
       for (const [id, sa] of o.genesis.masterchainAccounts) chain.history.setVersion(AccountHistory.key(-1, id), 0, shardAccountCell(sa));
     }
     return chain;
+  }
+
+  /** Milliseconds each seal serves its shard blocks as pending before committing them (ChainOptions.pendingWindowMs). */
+  get pendingWindowMs(): number {
+    return this.windowMs;
+  }
+
+  /** Takes effect from the next seal. */
+  set pendingWindowMs(ms: number) {
+    if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`the pending window must be a whole number of milliseconds, 0 or more (got ${ms})`);
+    this.windowMs = ms;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -260,10 +281,19 @@ export class Chain implements RecordSource {
     return seqno >= 1 ? this.block({ workchain: -1, shard: SHARD_FULL, seqno }) : undefined;
   }
 
-  /** The block with exactly this id (its key and both hashes). */
+  /** The block with exactly this id (its key and both hashes), committed or pending. */
   findBlock(id: { workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer }): BlockRecord | undefined {
-    const rec = this.block({ workchain: id.workchain, shard: BigInt.asUintN(64, id.shard), seqno: id.seqno });
-    return rec && rec.id.seqno === id.seqno && rec.id.workchain === id.workchain && rec.id.shard === BigInt.asUintN(64, id.shard) && rec.id.rootHash.equals(id.rootHash) && rec.id.fileHash.equals(id.fileHash) ? rec : undefined;
+    const same = (rec: BlockRecord | undefined) =>
+      rec && rec.id.seqno === id.seqno && rec.id.workchain === id.workchain && rec.id.shard === BigInt.asUintN(64, id.shard) && rec.id.rootHash.equals(id.rootHash) && rec.id.fileHash.equals(id.fileHash) ? rec : undefined;
+    return same(this.block({ workchain: id.workchain, shard: BigInt.asUintN(64, id.shard), seqno: id.seqno })) ?? this.pending.map((p) => p.rec).find((rec) => same(rec));
+  }
+
+  /**
+   * Shard blocks signed but not committed by a masterchain block yet (liteServer.nonfinal.*): those of
+   * the seal under way during its pending window, else none.
+   */
+  get pendingShardBlocks(): readonly BlockRecord[] {
+    return this.pending.map((p) => p.rec);
   }
 
   /** Every shard id workchain `workchain` has had blocks in (few: splits and merges make them). */
@@ -317,6 +347,9 @@ export class Chain implements RecordSource {
   // RecordSource: what a record reads when it does not hold it.
 
   blockBoc(r: BlockRecord): Buffer {
+    // a pending block is in the store only once its masterchain block commits it
+    const pending = this.pending.find((p) => p.rec === r);
+    if (pending) return pending.boc;
     const boc = this.store.blockBoc(r.key);
     if (!boc) throw new LiteServerError(LiteErrorCode.notready, `block ${r.id.workchain}:${r.id.shard.toString(16)}:${r.id.seqno} not in db`);
     return boc;
@@ -624,6 +657,7 @@ export class Chain implements RecordSource {
       this.pendingSplits = before.splits;
       this.pendingMerges = before.merges;
       this.targetDepth = before.targetDepth;
+      this.pending = [];
       throw e;
     } finally {
       this.sealWrites = [];
@@ -668,6 +702,14 @@ export class Chain implements RecordSource {
       }
     }
     const newTips = built.map((b) => ({ shard: b.rec.id.shard, rec: b.rec }));
+
+    // The shard blocks are signed now. Mainnet commits them in a later masterchain block; here the
+    // seal serves them as pending for a window, then commits them in its own masterchain block, so
+    // each masterchain block commits what it always did (pendingWindowMs 0: no wait at all).
+    if (this.windowMs > 0) {
+      this.pending = built;
+      await sleep(this.windowMs);
+    }
 
     // The masterchain block: its externals and messages from workchain 0, committing the shard blocks.
     const keyBlock = mcSeqno === 1;
@@ -740,6 +782,7 @@ export class Chain implements RecordSource {
     this.mcHot.set(mcSeqno, rec);
     this.tips = newTips;
     this.head = rec;
+    this.pending = [];
     // From the next block on, transactions and get-methods resolve this state's public libraries.
     this.executor.setLibraries(this.libraries.of(rec.stateRoot));
     this.evict();

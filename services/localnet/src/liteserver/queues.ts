@@ -1,7 +1,7 @@
 // Message queues: getOutMsgQueueSizes, getBlockOutMsgQueueSize, getDispatchQueueInfo,
 // getDispatchQueueMessages, and nonfinal.getPendingShardBlocks. localnet delivers every message within
-// the blocks that emit it, so its queues are empty and nothing is pending; the answers still read the
-// real OutMsgQueueInfo of the states (and prove it when asked).
+// the blocks that emit it, so its queues are empty; the answers still read the real OutMsgQueueInfo of
+// the states (and prove it when asked). Pending shard blocks are those of a seal's pending window.
 import { type Cell, type Slice } from "@ton/core";
 import { loadMsgEnvelope, loadOutMsgQueueInfo, SHARD_FULL, shardHashesList, shardIntersects } from "@tongate/block";
 import type { TlObject } from "@tongate/tl";
@@ -39,6 +39,20 @@ function accountQueue(v: Slice): { messages: Cell | null; count: bigint } {
   return { messages: v.loadMaybeRef(), count: v.loadUintBig(48) };
 }
 
+/** mode.0 ? wc shard: whether a block of (wc, shard) is asked for (every block without mode.0). */
+function shardFilter(q: TlObject): (wc: number, shard: bigint) => boolean {
+  if (((q.mode as number) & 1) === 0) return () => true;
+  const filter = { wc: q.wc as number, shard: unsignedShard(q.shard as bigint) };
+  return (wc, shard) => {
+    if (filter.wc !== wc || filter.wc === WORKCHAIN_INVALID) return false;
+    try {
+      return shardIntersects(filter.shard, shard);
+    } catch {
+      return false; // not a shard id
+    }
+  };
+}
+
 const requireBlock = (ctx: Ctx, id: TlBlockId) => {
   if (!isValidFull(id)) throw fatal("invalid BlockIdExt");
   return ctx.findBlock(id);
@@ -49,17 +63,7 @@ const proofOf = (ctx: Ctx, rec: BlockRecord, q: QueueParts) => multiBoc([stateRo
 export function queueHandlers(ctx: Ctx): Record<string, LiteHandler> {
   return {
     "liteServer.getOutMsgQueueSizes": (q) => {
-      const mode = q.mode as number;
-      const filter = mode & 1 ? { wc: q.wc as number, shard: unsignedShard(q.shard as bigint) } : null;
-      const matches = (wc: number, shard: bigint) => {
-        if (!filter) return true;
-        if (filter.wc !== wc || filter.wc === WORKCHAIN_INVALID) return false;
-        try {
-          return shardIntersects(filter.shard, shard);
-        } catch {
-          return false; // not a shard id
-        }
-      };
+      const matches = shardFilter(q);
       const last = ctx.last();
       const blocks: BlockRecord[] = [];
       if (matches(-1, SHARD_FULL)) blocks.push(last);
@@ -189,7 +193,15 @@ export function queueHandlers(ctx: Ctx): Record<string, LiteHandler> {
       };
     },
 
-    // Blocks are collated and signed in one step: none is ever pending.
-    "liteServer.nonfinal.getPendingShardBlocks": () => ({ kind: "liteServer.nonfinal.pendingShardBlocks", signed_blocks: [], candidates: [] }),
+    // The shard blocks a seal serves during its pending window (signed, not committed yet); localnet
+    // has one validator, so no block is ever a candidate collecting signatures.
+    "liteServer.nonfinal.getPendingShardBlocks": (q) => {
+      const matches = shardFilter(q);
+      return {
+        kind: "liteServer.nonfinal.pendingShardBlocks",
+        signed_blocks: ctx.chain.pendingShardBlocks.filter((b) => matches(b.id.workchain, b.id.shard)).map(tlId),
+        candidates: [],
+      };
+    },
   };
 }

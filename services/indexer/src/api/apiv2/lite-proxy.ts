@@ -1,10 +1,11 @@
 // API v3's v2-style methods (toncenter proxies them to API v2): answered by calling lite-proxy's
-// RPCs, in this process or over gRPC, and reshaped into v3's objects.
+// RPCs (the send service's for /message), in this process or over gRPC, and reshaped into v3's objects.
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import { type Client, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
+import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import type { TvmStackEntry } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import { TvmStackEntrySchema } from "@tongate/proto/gen/tongate/v2/types_pb.js";
 import {
@@ -30,10 +31,14 @@ export type LiteProxyClient = Client<typeof LiteProxy>;
 
 export const liteProxyClient = (transport: Transport): LiteProxyClient => createClient(LiteProxy, transport);
 
+export type SendClient = Client<typeof Send>;
+
+export const sendClient = (transport: Transport): SendClient => createClient(Send, transport);
+
 const b64 = (bytes: Uint8Array): string => base64Encode(bytes, "std");
 
-export async function sendMessage(lite: LiteProxyClient, boc: string): Promise<SendMessageResponse> {
-  const r = await lite.sendBocReturnHash({ boc });
+export async function sendMessage(send: SendClient, boc: string): Promise<SendMessageResponse> {
+  const r = await send.sendBocReturnHash({ boc });
   return create(SendMessageResponseSchema, { messageHash: b64(r.hash), messageHashNorm: b64(r.hashNorm) });
 }
 

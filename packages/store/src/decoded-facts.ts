@@ -1,10 +1,11 @@
 // The contract facts a classification consults (@tongate/actions' ContractFacts), from the decoder's
-// own tables as of a masterchain block: the latest row per address at or before it (the rows of the
-// block itself included: they are written before its traces are classified). Only confirmed jetton
-// wallets and NFT items count: a wallet whose master has not vouched for it is not a jetton wallet
+// tables as of a masterchain block: the latest row per address at or before it (the rows of the
+// block itself included: they are written before its traces are classified). Read by the decoder
+// classifying a block's traces and by the send service classifying an emulated trace on the same
+// confirmed facts. Only confirmed jetton wallets and NFT items count: a wallet whose master has not vouched for it is not a jetton wallet
 // to the classifier (a fake one must not make a jetton_transfer).
 import type { ContractFacts } from "@tongate/actions";
-import { select, type Store } from "@tongate/store";
+import { select, type Store } from "./store.js";
 
 /** Addresses per query (IN lists). */
 const CHUNK = 5_000;

@@ -1,0 +1,66 @@
+// send: external messages broadcast to the chain's liteservers (API v2's sendBoc and
+// sendBocReturnHash, v3's /message through them), each one accepted also emulated into a pending
+// trace with its actions (pending/), served by tongate.send.v1.Pending with the emulation of a
+// message that is not sent. Without a chain the methods answer 501.
+import type { JsonValue } from "@bufbuild/protobuf";
+import { Pending } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
+import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
+import { emulatorKey } from "@tongate/emulator";
+import { liteClientKey } from "@tongate/liteclient";
+import { defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
+import { storeKey } from "@tongate/store";
+import type { EmulationDeps } from "./pending/emulate.js";
+import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
+import { PendingMetrics } from "./pending/metrics.js";
+import { MemoryPendingStore } from "./pending/pending-store.js";
+import { pendingMethods } from "./pending/rpc.js";
+import { sendMethods } from "./send.js";
+
+/** Pending traces kept in this process at most (the oldest forgotten first). */
+const MEMORY_PENDING_TRACES = 10_000;
+
+interface SendOptions {
+  natsUrl: string | undefined;
+}
+
+const optionsOf = (o: RawOptions): SendOptions => ({ natsUrl: typeof o["nats-url"] === "string" && o["nats-url"] ? o["nats-url"] : undefined });
+
+export const sendService = defineModule({
+  name: "send",
+  services: [Send, Pending],
+  // the chain's flags (--network, --global-config) are the pool's, read by the host's provision
+  options: optionsOf,
+  // the store only when this process has it (the indexer and the decoder): the decoder's facts for the classifier
+  needs: { liteClient: optional(liteClientKey), emulator: emulatorKey, store: ifOpened(storeKey) },
+  async start(ctx) {
+    const pool = ctx.needs.liteClient;
+    // the first send finds the consensus known (the pool is the host's, shared with lite-proxy) and
+    // the emulator's processes started: a cold start takes seconds, past what a client waits for its pending trace
+    if (pool) await Promise.all([pool.started, ctx.needs.emulator.warm().catch((e: unknown) => ctx.log.warn({ err: e }, "the emulator's processes did not start"))]);
+    const deps: EmulationDeps | undefined = pool ? { pool, emulator: ctx.needs.emulator, store: ctx.needs.store } : undefined;
+    const store = new MemoryPendingStore(MEMORY_PENDING_TRACES);
+    const metrics = new PendingMetrics(() => store.count());
+    const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS) : undefined;
+    return {
+      impls: [
+        implement(
+          Send,
+          sendMethods(pool, engine && ((m, sent) => engine.accepted(m, sent))),
+        ),
+        implement(Pending, pendingMethods(deps, engine)),
+      ],
+      metrics: metrics.registry,
+      health: () => {
+        const detail: JsonValue = { pending: store.count() };
+        if (!pool) return { ok: true, detail };
+        const status = pool.status();
+        const reasons = status.alive > 0 ? [] : [`send: none of ${status.total} liteservers is alive; sendBoc cannot broadcast`];
+        return { ok: status.alive > 0, reasons, detail };
+      },
+      async close() {
+        await engine?.drain();
+        await store.close();
+      },
+    };
+  },
+});
