@@ -7,7 +7,8 @@
 // the block. Over HTTP: the parameters' 422s, and 1,000 malformed emulateTrace bodies answered 4xx
 // with the reason while the gateway keeps serving.
 import { create, type DescMessage } from "@bufbuild/protobuf";
-import { Address, beginCell, Cell, external, storeMessage, toNano, type Transaction as ChainTransaction } from "@ton/core";
+import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, toNano, type Transaction as ChainTransaction } from "@ton/core";
+import { TonClient, WalletContractV4 } from "@ton/ton";
 import { actionToJson, classifyTrace, MapInterfaceLookup, type TraceInput, type TraceMessage, type TraceTransaction } from "@tongate/actions";
 import { emulatedTraceOf, pendingActionsOf, pendingSource, pendingTraceOf, traceTransactions } from "@tongate/indexer";
 import type { Localnet } from "@tongate/localnet";
@@ -386,11 +387,89 @@ describe("the pending endpoints over HTTP", () => {
       expect(typeof error === "string" && error.length > 5, `#${i}: ${text.slice(0, 300)}`).toBe(true);
     }
     expect(statuses.get(422)).toBeGreaterThan(500);
+    // nothing was sent or kept: the wallet has no pending trace
+    expect((await v3(`pendingTraces?account=${raw(wallet)}`)).traces).toEqual([]);
     // still serving
     expect((await getJson(`${t.url}/api/v3/masterchainInfo`)).status).toBe(200);
     const internalMsg = await postJson(`${t.url}/api/emulate/v1/emulateTrace`, { boc: message("internal") });
     expect(internalMsg).toMatchObject({ status: 422, body: { error: expect.stringMatching(/boc: an inbound external message is expected, this is an internal message/) } });
     const deep = await postJson(`${t.url}/api/emulate/v1/emulateTrace`, { boc: message("deep") });
     expect(deep).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^boc: .*depth/) } });
+  }, 120_000);
+});
+
+describe("end to end: a transfer sent through sendBocReturnHash", () => {
+  it("emulateTrace shows it unsent, the pending endpoints from the send until it lands, and the emulation equals the real trace", async () => {
+    const genesis = net.genesis.wallets.find((w) => w.version === "v4r2")!;
+    const client = new TonClient({ endpoint: `${t.url}/api/v2/jsonRPC` });
+    const wallet = client.open(WalletContractV4.create({ workchain: 0, publicKey: genesis.keyPair.publicKey }));
+    const body = wallet.createTransfer({
+      seqno: await wallet.getSeqno(),
+      secretKey: genesis.keyPair.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      timeout: net.now() + 60,
+      messages: [internal({ to: bob, value: toNano("0.5"), bounce: true, body: beginCell().storeUint(0, 32).storeStringTail("pending e2e").endCell() })],
+    });
+    const boc = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc().toString("base64");
+    const account = raw(wallet.address);
+
+    // emulated, sending nothing
+    const emulated = await postJson(`${t.url}/api/emulate/v1/emulateTrace`, { boc, with_actions: true, include_code_data: true, include_address_book: true });
+    expect(emulated.status, JSON.stringify(emulated.body)).toBe(200);
+    const e = emulated.body;
+    expect(Object.keys(e.transactions)).toHaveLength(3); // the wallet, bob bouncing, the wallet again
+    expect(e.actions.map((a: Json) => a.type)).toContain("ton_transfer");
+    expect(Object.keys(e.code_cells).length).toBeGreaterThan(0);
+    expect(e.address_book[account]).toBeDefined();
+    expect((await v3(`pendingTraces?account=${account}`)).traces).toEqual([]);
+    // without ignore_chksig, an unsigned message is refused with the reason
+    const unsigned = await postJson(`${t.url}/api/emulate/v1/emulateTrace`, {
+      boc: beginCell().store(storeMessage(external({ to: wallet.address, body: beginCell().storeBuffer(Buffer.alloc(64)).storeSlice(body.beginParse().skip(512)).endCell() }))).endCell().toBoc().toString("base64"),
+    });
+    expect(unsigned, JSON.stringify(unsigned.body)).toMatchObject({ status: 409, body: { error: expect.stringMatching(/exit code|not accept|signature/i) } });
+
+    // sent: pending until a block has it
+    const sent = await fetch(`${t.url}/api/v2/sendBocReturnHash`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ boc }) });
+    const { result } = (await sent.json()) as { result: { hash: string; hash_norm: string } };
+    const traces = await v3(`pendingTraces?ext_msg_hash=${encodeURIComponent(result.hash)}`);
+    expect(v3ResponseErrors("/api/v3/pendingTraces", traces)).toBeNull();
+    expect(traces.traces).toHaveLength(1);
+    const [p] = traces.traces;
+    expect(p.trace_info).toMatchObject({ trace_state: "pending", transactions: 3 });
+    expect(p.external_hash).toBe(result.hash);
+    expect((await v3(`pendingTraces?ext_msg_hash=${encodeURIComponent(result.hash_norm)}`)).traces.map((x: Json) => x.trace_id)).toEqual([p.trace_id]);
+    const txs = await v3(`pendingTransactions?account=${account}`);
+    expect(v3ResponseErrors("/api/v3/pendingTransactions", txs)).toBeNull();
+    expect(txs.transactions.map((x: Json) => x.hash)).toEqual(p.transactions_order);
+    expect(txs.transactions.every((x: Json) => x.emulated && x.finality === "pending" && x.trace_id === p.trace_id)).toBe(true);
+    const actions = await v3(`pendingActions?account=${account}&include_transactions=true`);
+    expect(v3ResponseErrors("/api/v3/pendingActions", actions)).toBeNull();
+    const transfer = actions.actions.find((a: Json) => a.type === "ton_transfer");
+    expect(transfer).toMatchObject({ finality: "pending", trace_id: p.trace_id, details: { comment: "pending e2e", destination: raw(bob) } });
+    expect(transfer.transactions_full.length).toBe(transfer.transactions.length);
+
+    // landed and indexed: the emulation was the real trace, but for lt and time
+    await net.chain.seal();
+    const head = net.chain.lastMasterchain!.id.seqno;
+    let real: Json;
+    for (let i = 0; ; i++) {
+      const r = await getJson(`${t.url}/api/v3/traces?msg_hash=${encodeURIComponent(result.hash)}`);
+      if (r.status === 200 && r.body.traces.length === 1 && Number(r.body.traces[0].mc_seqno_end) <= head) {
+        real = r.body.traces[0];
+        break;
+      }
+      if (i > 300) throw new Error(`the transfer was not indexed: ${JSON.stringify(r.body)}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const shape = (node: Json, txOf: (h: string) => Json): Json => ({ account: txOf(node.tx_hash).account, children: node.children.map((c: Json) => shape(c, txOf)) });
+    expect(shape(e.trace, (h) => e.transactions[h])).toEqual(shape(real.trace, (h) => real.transactions[h]));
+    const timeFree = (d: Json) => ({ ...d, storage_ph: undefined, action: d.action && { ...d.action, action_list_hash: undefined } });
+    const inOrder = (txs: Record<string, Json>) => Object.values(txs).sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : 1));
+    const [emulatedTxs, realTxs] = [inOrder(e.transactions), inOrder(real.transactions)];
+    expect(emulatedTxs.map((x) => x.account)).toEqual(realTxs.map((x) => x.account));
+    emulatedTxs.forEach((x, i) => {
+      expect(timeFree(x.description), x.account).toEqual(timeFree(realTxs[i].description));
+      expect(x.in_msg.message_content, x.account).toEqual(realTxs[i].in_msg.message_content);
+    });
   }, 120_000);
 });
