@@ -88,8 +88,6 @@ export function pendingTraceOf(trace: PendingTrace, transactions: readonly Trans
     isIncomplete: trace.isIncomplete,
   });
   const rendered = traceOf(header, transactions);
-  // an emulation stopped at a bound is incomplete, but its transactions are all here
-  rendered.isIncomplete = trace.isIncomplete;
   rendered.actions = actions;
   return rendered;
 }

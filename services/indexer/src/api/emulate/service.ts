@@ -11,13 +11,13 @@ import { traceTree } from "../actions/models.js";
 import { b64, traceTransactions } from "../blockchain/pending.js";
 import { type BookSources, fillBook, planOf } from "../book-step.js";
 import { emulateTrace, type PendingSource } from "../pending.js";
-import { externalMessageOf } from "./request.js";
 
 export function emulateImpl(pending: PendingSource, book: BookSources): Partial<ServiceImpl<typeof Emulate>> {
   return {
     async emulateTrace(req, ctx) {
-      // refused here with its reason before the send service is asked
-      externalMessageOf(req.boc);
+      // the send service refuses what is not one inbound external message within config param 43's
+      // limits (422 naming boc), an unsigned message without ignore_chksig (409) and a trace past a
+      // bound (422), each with its reason
       const r = await emulateTrace(
         pending,
         { boc: req.boc, ignoreChksig: req.ignoreChksig, withActions: req.withActions, includeCodeData: req.includeCodeData, mcBlockSeqno: req.mcBlockSeqno ?? 0 },
