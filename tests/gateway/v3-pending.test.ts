@@ -414,7 +414,7 @@ describe("end to end: a transfer sent through sendBocReturnHash", () => {
     const account = raw(wallet.address);
 
     // emulated, sending nothing
-    const emulated = await postJson(`${t.url}/api/emulate/v1/emulateTrace`, { boc, with_actions: true, include_code_data: true, include_address_book: true });
+    const emulated = await postJson(`${t.url}/api/emulate/v1/emulateTrace`, { boc, with_actions: true, include_code_data: true, include_address_book: true, mc_block_seqno: null });
     expect(emulated.status, JSON.stringify(emulated.body)).toBe(200);
     const e = emulated.body;
     expect(Object.keys(e.transactions)).toHaveLength(3); // the wallet, bob bouncing, the wallet again
