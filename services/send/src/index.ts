@@ -2,16 +2,19 @@
 // sendBocReturnHash, v3's /message through them), each one accepted also emulated into a pending
 // trace with its actions (pending/), served by tongate.send.v1.Pending with the emulation of a
 // message that is not sent. Without a chain the methods answer 501.
-import type { JsonValue } from "@bufbuild/protobuf";
+import { fromBinary, type JsonValue } from "@bufbuild/protobuf";
 import { Pending } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { emulatorKey } from "@tongate/emulator";
-import { liteClientKey } from "@tongate/liteclient";
-import { defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
+import { liteClientKey, PendingBlocks } from "@tongate/liteclient";
+import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
+import { busKey, defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
 import { storeKey } from "@tongate/store";
 import type { EmulationDeps } from "./pending/emulate.js";
 import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
+import { FinalityTracker } from "./pending/finality.js";
 import { PendingMetrics } from "./pending/metrics.js";
+import { NatsPendingStore } from "./pending/nats-pending-store.js";
 import { MemoryPendingStore } from "./pending/pending-store.js";
 import { pendingMethods } from "./pending/rpc.js";
 import { sendMethods } from "./send.js";
@@ -31,16 +34,29 @@ export const sendService = defineModule({
   // the chain's flags (--network, --global-config) are the pool's, read by the host's provision
   options: optionsOf,
   // the store only when this process has it (the indexer and the decoder): the decoder's facts for the classifier
-  needs: { liteClient: optional(liteClientKey), emulator: emulatorKey, store: ifOpened(storeKey) },
+  needs: { liteClient: optional(liteClientKey), emulator: emulatorKey, store: ifOpened(storeKey), bus: busKey },
   async start(ctx) {
     const pool = ctx.needs.liteClient;
     // the first send finds the consensus known (the pool is the host's, shared with lite-proxy) and
     // the emulator's processes started: a cold start takes seconds, past what a client waits for its pending trace
     if (pool) await Promise.all([pool.started, ctx.needs.emulator.warm().catch((e: unknown) => ctx.log.warn({ err: e }, "the emulator's processes did not start"))]);
     const deps: EmulationDeps | undefined = pool ? { pool, emulator: ctx.needs.emulator, store: ctx.needs.store } : undefined;
-    const store = new MemoryPendingStore(MEMORY_PENDING_TRACES);
+    // distributed (--nats-url): shared by the replicas in JetStream KV; embedded: this process's memory
+    const nats = ctx.options.natsUrl ? await NatsPendingStore.connect({ url: ctx.options.natsUrl, log: ctx.log, ttlMs: PENDING_DEFAULTS.ttlMs, maxLocal: MEMORY_PENDING_TRACES }) : undefined;
+    const store = nats ?? new MemoryPendingStore(MEMORY_PENDING_TRACES);
     const metrics = new PendingMetrics(() => store.count());
     const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS) : undefined;
+    // finality: the chain's signed shard blocks, and the indexer's blocks.indexed events
+    const finality = new FinalityTracker(store, metrics, ctx.log);
+    const watcher = pool ? new PendingBlocks(pool) : undefined;
+    if (watcher) {
+      finality.attach(watcher);
+      watcher.on("warning", (err) => ctx.log.debug({ err }, "pending blocks: a poll failed"));
+    }
+    const indexed = await ctx.needs.bus.subscribe("tongate.*.blocks.indexed", (m) => finality.indexed(fromBinary(BlocksIndexedSchema, m.data).masterchain?.seqno ?? 0)).catch((err: unknown) => {
+      ctx.log.warn({ err }, "pending: not subscribed to blocks.indexed; traces are finalized by the masterchain blocks that commit them");
+      return undefined;
+    });
     return {
       impls: [
         implement(
@@ -51,14 +67,17 @@ export const sendService = defineModule({
       ],
       metrics: metrics.registry,
       health: () => {
-        const detail: JsonValue = { pending: store.count() };
+        const detail: JsonValue = { pending: store.count(), ...(nats ? { nats: nats.health() } : {}) };
         if (!pool) return { ok: true, detail };
         const status = pool.status();
         const reasons = status.alive > 0 ? [] : [`send: none of ${status.total} liteservers is alive; sendBoc cannot broadcast`];
         return { ok: status.alive > 0, reasons, detail };
       },
       async close() {
+        await watcher?.close();
+        await indexed?.unsubscribe().catch(() => undefined);
         await engine?.drain();
+        await finality.settled();
         await store.close();
       },
     };

@@ -1,8 +1,9 @@
 // The send service's pending traces on a localnet, through its RPCs as API v3 calls them (Connect,
 // in process): a wallet's transfer sent with sendBocReturnHash is readable at once as a pending trace
-// (by its hash, its normalized hash, its accounts, its trace id) with its transactions and actions;
-// EmulateTrace emulates without sending; bad input is an InvalidArgument or FailedPrecondition naming
-// the reason.
+// (by its hash, its normalized hash, its accounts, its trace id) with its transactions and actions,
+// confirmed while its shard block waits for its masterchain block, gone once committed (no indexer
+// here); a transfer that cannot land as emulated is invalidated; EmulateTrace emulates without
+// sending; bad input is an InvalidArgument or FailedPrecondition naming the reason.
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { Address, beginCell, Cell, external, internal, loadMessage, loadTransaction, SendMode, storeMessage, toNano } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
@@ -27,7 +28,8 @@ const VALID_UNTIL = Math.floor(Date.now() / 1000) + 900;
 const receiver = new Address(0, Buffer.alloc(32, 0x61));
 
 beforeAll(async () => {
-  net = await startTestLocalnet({ seed: "send-pending", wallets: 2 });
+  // a pending window: each seal serves its shard blocks as signed but uncommitted for a while first
+  net = await startTestLocalnet({ seed: "send-pending", wallets: 2, pendingWindowMs: 400 });
   await net.chain.seal();
   const g = net.genesis.wallets[2]!;
   wallet = WalletContractV4.create({ workchain: 0, publicKey: g.keyPair.publicKey });
@@ -115,6 +117,40 @@ describe("pending traces", () => {
     const refused = await rpcError(send.sendBocReturnHash({ boc: forged.boc }));
     expect(refused.code).toBe(Code.FailedPrecondition);
     expect((await pending.getPendingTraces({ extMsgHashes: [forged.hashNorm] })).traces).toEqual([]);
+  });
+});
+
+const traceOf = async (hash: Uint8Array) => (await pending.getPendingTraces({ extMsgHashes: [hash] })).traces[0];
+
+describe("finality", () => {
+  it("pending → confirmed (its shard block signed, not committed) → gone once committed", async () => {
+    const m = await transfer({ to: new Address(0, Buffer.alloc(32, 0x64)) });
+    await send.sendBoc({ boc: m.boc });
+    expect((await traceOf(m.hashNorm))!.finality).toBe(Finality.PENDING);
+    const sealing = net.chain.seal();
+    await expect.poll(async () => (await traceOf(m.hashNorm))?.finality, { timeout: 5000, interval: 20 }).toBe(Finality.CONFIRMED);
+    const confirmed = (await traceOf(m.hashNorm))!;
+    expect(confirmed.transactions.map((t) => t.finality)).toEqual([Finality.CONFIRMED, Finality.CONFIRMED]);
+    expect(confirmed.transactions[0]!.blockSeqno).toBeGreaterThan(0);
+    // the confirmed transactions are the chain's: the root is the one the shard block holds
+    await sealing;
+    const real = net.chain.lastShard!.transactions.map((r) => r.cell.hash().toString("base64"));
+    expect(real).toContain(Cell.fromBase64(confirmed.transactions[0]!.boc).hash().toString("base64"));
+    await expect.poll(() => traceOf(m.hashNorm), { timeout: 5000, interval: 20 }).toBeUndefined();
+  });
+
+  it("a transfer emulated on a state the chain leaves before it lands is invalidated", async () => {
+    // two transfers of the same seqno: both emulate and broadcast, only the first can land
+    const a = await transfer({ to: new Address(0, Buffer.alloc(32, 0x65)) });
+    const b = await transfer({ to: new Address(0, Buffer.alloc(32, 0x66)) });
+    await send.sendBoc({ boc: a.boc });
+    await send.sendBoc({ boc: b.boc });
+    expect((await traceOf(a.hashNorm))?.finality).toBe(Finality.PENDING);
+    expect((await traceOf(b.hashNorm))?.finality).toBe(Finality.PENDING);
+    const sealing = net.chain.seal();
+    await expect.poll(async () => (await traceOf(a.hashNorm))?.finality, { timeout: 5000, interval: 20 }).toBe(Finality.CONFIRMED);
+    expect(await traceOf(b.hashNorm)).toBeUndefined();
+    await sealing;
   });
 });
 
