@@ -160,7 +160,7 @@ function pendingOf(trace: Json, finality: Finality = Finality.PENDING): PendingT
         boc: cells.get(h)!.toBoc().toString("base64"),
         finality,
         mcBlockSeqno: x.mc_block_seqno,
-        ...(finality === Finality.PENDING ? {} : { blockWorkchain: x.block_ref.workchain, blockShard: x.block_ref.shard, blockSeqno: x.block_ref.seqno }),
+        ...(finality === Finality.PENDING ? {} : { blockWorkchain: x.block_ref.workchain, blockShard: BigInt.asIntN(64, BigInt("0x" + x.block_ref.shard)).toString(), blockSeqno: x.block_ref.seqno }),
         accountStateBefore: summary(x.account_state_before),
         accountStateAfter: summary(x.account_state_after),
         inMsgHash: x.in_msg.source ? Buffer.from(x.in_msg.hash, "base64") : new Uint8Array(),

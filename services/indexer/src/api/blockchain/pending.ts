@@ -31,12 +31,10 @@ export function finalityName(f: Finality): "pending" | "confirmed" | "finalized"
 
 const FULL_SHARD = String(shardToSigned(SHARD_FULL));
 
-/** A shard as the send service names it: 16 hex digits (v3's form), or signed decimal. */
+/** A confirmed transaction's shard as the send service names it: a signed 64-bit decimal. */
 function signedShard(shard: string): string {
-  if (shard === "") return FULL_SHARD;
-  if (/^[0-9A-Fa-f]{16}$/.test(shard)) return BigInt.asIntN(64, BigInt("0x" + shard)).toString();
-  if (/^-?\d{1,20}$/.test(shard)) return shard;
-  throw apiError(502, `the send service gave a pending transaction in shard ${JSON.stringify(shard)}`);
+  if (/^-?\d{1,20}$/.test(shard) && BigInt.asIntN(64, BigInt(shard)) === BigInt(shard)) return shard;
+  throw apiError(502, `the send service gave a confirmed transaction in shard ${JSON.stringify(shard.slice(0, 40))}, not a signed 64-bit decimal`);
 }
 
 const STATUSES: ReadonlySet<string> = new Set(["active", "uninit", "frozen", "nonexist"]);
