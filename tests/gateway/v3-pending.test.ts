@@ -461,6 +461,15 @@ describe("end to end: a transfer sent through sendBocReturnHash", () => {
       if (i > 300) throw new Error(`the transfer was not indexed: ${JSON.stringify(r.body)}`);
       await new Promise((res) => setTimeout(res, 100));
     }
+    // finalized: it leaves the pending endpoints (/traces and /actions have it)
+    for (let i = 0; ; i++) {
+      const r = await getJson(`${t.url}/api/v3/pendingTraces?ext_msg_hash=${encodeURIComponent(result.hash)}`);
+      expect(r.status).toBe(200);
+      if (r.body.traces.length === 0) break;
+      if (i > 300) throw new Error(`the trace stayed pending after it was indexed: ${JSON.stringify(r.body.traces[0].trace_info)}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect((await getJson(`${t.url}/api/v3/pendingTransactions?account=${account}`)).status).toBe(404);
     const shape = (node: Json, txOf: (h: string) => Json): Json => ({ account: txOf(node.tx_hash).account, children: node.children.map((c: Json) => shape(c, txOf)) });
     expect(shape(e.trace, (h) => e.transactions[h])).toEqual(shape(real.trace, (h) => real.transactions[h]));
     const timeFree = (d: Json) => ({ ...d, storage_ph: undefined, action: d.action && { ...d.action, action_list_hash: undefined } });

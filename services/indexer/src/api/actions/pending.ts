@@ -1,9 +1,10 @@
 // /pendingTraces and /pendingActions: the send service's pending traces (tongate.send.v1.Pending)
 // rendered as /traces and /actions render the indexed ones (./models.ts), with their finality.
-// A trace leaves them once it is finalized (the indexer has it: /traces and /actions answer then).
+// A trace leaves them once it is finalized: the send service knows it, or the index has it whole
+// (then /traces and /actions answer it).
 import { create } from "@bufbuild/protobuf";
 import { type ActionJson, type ActionRow, actionFromJson } from "@tongate/actions";
-import { Finality, type PendingTrace } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
+import type { PendingTrace } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import {
   type Action,
   type ActionsResponse,
@@ -19,7 +20,9 @@ import type { Transaction } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js
 import { apiError } from "@tongate/runtime";
 import { b64, finalityName, traceTransactions } from "../blockchain/pending.js";
 import { b64Hash, rawAddress } from "../params.js";
-import { type PendingSource, pendingTraces } from "../pending.js";
+import { openTraces } from "../landed.js";
+import type { PendingSource } from "../pending.js";
+import type { Store } from "../sql.js";
 import { type ActionExtras, renderedActionOf, traceOf } from "./models.js";
 import { visibleIn } from "./request.js";
 
@@ -92,24 +95,22 @@ export function pendingTraceOf(trace: PendingTrace, transactions: readonly Trans
   return rendered;
 }
 
-const notFinal = (t: PendingTrace): boolean => t.finality !== Finality.FINALIZED;
-
 const filterOf = (req: { account?: string; extMsgHash: string[] }) => ({
   accounts: req.account === undefined ? [] : [rawAddress(req.account)],
   extMsgHashes: req.extMsgHash.map((h) => Buffer.from(b64Hash(h), "base64")),
 });
 
 /** /pendingTraces: the pending traces of the account or of the external messages, newest first. */
-export async function pendingTracesOf(pending: PendingSource, req: GetPendingTracesRequest, signal?: AbortSignal): Promise<TracesResponse> {
-  const traces = (await pendingTraces(pending, filterOf(req), signal)).filter(notFinal);
+export async function pendingTracesOf(store: Store, pending: PendingSource, req: GetPendingTracesRequest, signal?: AbortSignal): Promise<TracesResponse> {
+  const traces = await openTraces(store, pending, filterOf(req), signal);
   return create(TracesResponseSchema, {
     traces: traces.map((t) => pendingTraceOf(t, traceTransactions(t), pendingActionsOf(t, req.supportedActionTypes))),
   });
 }
 
 /** /pendingActions: the actions of the pending traces of the account or of the external messages. */
-export async function pendingActions(pending: PendingSource, req: GetPendingActionsRequest, signal?: AbortSignal): Promise<ActionsResponse> {
-  const traces = (await pendingTraces(pending, filterOf(req), signal)).filter(notFinal);
+export async function pendingActions(store: Store, pending: PendingSource, req: GetPendingActionsRequest, signal?: AbortSignal): Promise<ActionsResponse> {
+  const traces = await openTraces(store, pending, filterOf(req), signal);
   return create(ActionsResponseSchema, {
     actions: traces.flatMap((t) => pendingActionsOf(t, req.supportedActionTypes, req.includeTransactions ? traceTransactions(t) : undefined)),
   });

@@ -44,9 +44,9 @@ export function actionsImpl(store: Store, pending: PendingSource): Partial<Servi
 
     getBalanceChanges: (req) => balanceChanges(store, req),
 
-    getPendingTraces: (req, ctx) => pendingTracesOf(pending, req, ctx.signal),
+    getPendingTraces: (req, ctx) => pendingTracesOf(store, pending, req, ctx.signal),
 
-    getPendingActions: (req, ctx) => pendingActions(pending, req, ctx.signal),
+    getPendingActions: (req, ctx) => pendingActions(store, pending, req, ctx.signal),
   };
 }
 

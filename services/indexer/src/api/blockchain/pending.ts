@@ -12,7 +12,9 @@ import { apiError } from "@tongate/runtime";
 import { parseMessageCell, transactionMessageCells, transactionRows } from "../../rows/index.js";
 import type { AccountStatus, TransactionStateRow } from "../../rows/types.js";
 import { b64Hash, rawAddress } from "../params.js";
-import { type PendingSource, pendingTraces } from "../pending.js";
+import { deliveredMessages, openTraces } from "../landed.js";
+import type { PendingSource } from "../pending.js";
+import type { Store } from "../sql.js";
 import { messageKey, transactionOf } from "./models.js";
 
 export const b64 = (bytes: Uint8Array): string => base64Encode(bytes, "std");
@@ -92,11 +94,18 @@ export function traceTransactions(trace: PendingTrace): Transaction[] {
   return trace.transactions.map((p) => pendingTransactionOf(p, traceId));
 }
 
-/** /pendingTransactions: the transactions of the pending traces of the accounts, or of the traces named. */
-export async function pendingTransactions(pending: PendingSource, req: GetPendingTransactionsRequest, signal?: AbortSignal): Promise<TransactionsResponse> {
-  const traces = await pendingTraces(pending, { accounts: req.account.map(rawAddress), traceIds: req.traceId.map((h) => Buffer.from(b64Hash(h), "base64")) }, signal);
-  // as toncenter, without the transactions the indexer has already
-  const transactions = traces.flatMap(traceTransactions).filter((t) => t.finality !== "finalized");
+/**
+ * /pendingTransactions: the transactions of the pending traces of the accounts, or of the traces
+ * named, but those whose message the index has delivered (toncenter's rule).
+ */
+export async function pendingTransactions(store: Store, pending: PendingSource, req: GetPendingTransactionsRequest, signal?: AbortSignal): Promise<TransactionsResponse> {
+  const traces = await openTraces(store, pending, { accounts: req.account.map(rawAddress), traceIds: req.traceId.map((h) => Buffer.from(b64Hash(h), "base64")) }, signal);
+  const all = traces.flatMap(traceTransactions).filter((t) => t.finality !== "finalized");
+  const delivered = await deliveredMessages(
+    store,
+    all.flatMap((t) => (t.inMsg ? [t.inMsg.hash] : [])),
+  );
+  const transactions = all.filter((t) => !t.inMsg || !delivered.has(t.inMsg.hash));
   // toncenter's answer when no pending trace matches
   if (!transactions.length) throw apiError(404, "emulated traces not found");
   return create(TransactionsResponseSchema, { transactions });

@@ -19,6 +19,6 @@ export function blockchainImpl(store: Store, pending: PendingSource): Partial<Se
     transactionsByMessage: (req) => transactions.transactionsByMessage(store, req),
     adjacentTransactions: (req) => transactions.adjacentTransactions(store, req),
     getMessages: (req) => messages(store, req),
-    getPendingTransactions: (req, ctx) => pendingTransactions(pending, req, ctx.signal),
+    getPendingTransactions: (req, ctx) => pendingTransactions(store, pending, req, ctx.signal),
   };
 }
