@@ -399,7 +399,7 @@ describe("the pending endpoints over HTTP", () => {
 });
 
 describe("end to end: a transfer sent through sendBocReturnHash", () => {
-  it("emulateTrace shows it unsent, the pending endpoints from the send until it lands, and the emulation equals the real trace", async () => {
+  it("emulateTrace shows it unsent, the pending endpoints from the send (pending, then confirmed) until it is final, and the emulation equals the real trace", async () => {
     const genesis = net.genesis.wallets.find((w) => w.version === "v4r2")!;
     const client = new TonClient({ endpoint: `${t.url}/api/v2/jsonRPC` });
     const wallet = client.open(WalletContractV4.create({ workchain: 0, publicKey: genesis.keyPair.publicKey }));
@@ -442,14 +442,33 @@ describe("end to end: a transfer sent through sendBocReturnHash", () => {
     expect(v3ResponseErrors("/api/v3/pendingTransactions", txs)).toBeNull();
     expect(txs.transactions.map((x: Json) => x.hash)).toEqual(p.transactions_order);
     expect(txs.transactions.every((x: Json) => x.emulated && x.finality === "pending" && x.trace_id === p.trace_id)).toBe(true);
+    // the emulation's states around each transaction, as the indexer shows states it knows
+    expect(txs.transactions[0].account_state_before).toMatchObject({ account_status: "active", code_hash: expect.any(String) });
+    expect(txs.transactions[1].account_state_after).toMatchObject({ account_status: "nonexist", balance: "0" });
     const actions = await v3(`pendingActions?account=${account}&include_transactions=true`);
     expect(v3ResponseErrors("/api/v3/pendingActions", actions)).toBeNull();
     const transfer = actions.actions.find((a: Json) => a.type === "ton_transfer");
     expect(transfer).toMatchObject({ finality: "pending", trace_id: p.trace_id, details: { comment: "pending e2e", destination: raw(bob) } });
     expect(transfer.transactions_full.length).toBe(transfer.transactions.length);
 
+    // in a signed shard block that no masterchain block has committed yet: confirmed, the real transaction
+    net.chain.pendingWindowMs = 3000;
+    const sealing = net.chain.seal();
+    let confirmed: Json;
+    for (let i = 0; ; i++) {
+      const r = await getJson(`${t.url}/api/v3/pendingTransactions?account=${account}`);
+      confirmed = r.status === 200 ? r.body.transactions.find((x: Json) => x.hash === p.trace_id || x.in_msg?.hash === result.hash) : undefined;
+      if (confirmed?.finality === "confirmed") break;
+      if (i > 100) throw new Error(`never confirmed: ${JSON.stringify(r.body).slice(0, 300)}`);
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    expect(v3ResponseErrors("/api/v3/pendingTransactions", { transactions: [confirmed] })).toBeNull();
+    expect(confirmed).toMatchObject({ emulated: false, block_ref: { workchain: 0 } });
+    expect(confirmed.block_ref.seqno).toBeGreaterThan(0);
+    await sealing;
+    net.chain.pendingWindowMs = 0;
+
     // landed and indexed: the emulation was the real trace, but for lt and time
-    await net.chain.seal();
     const head = net.chain.lastMasterchain!.id.seqno;
     let real: Json;
     for (let i = 0; ; i++) {
@@ -470,6 +489,9 @@ describe("end to end: a transfer sent through sendBocReturnHash", () => {
       await new Promise((res) => setTimeout(res, 100));
     }
     expect((await getJson(`${t.url}/api/v3/pendingTransactions?account=${account}`)).status).toBe(404);
+    // the confirmed transaction was the indexed one, in the same block
+    const [indexedRoot] = (await v3(`transactions?hash=${encodeURIComponent(confirmed.hash)}`)).transactions;
+    expect({ ...confirmed, emulated: undefined, finality: undefined, mc_block_seqno: undefined }).toEqual({ ...indexedRoot, emulated: undefined, finality: undefined, mc_block_seqno: undefined });
     const shape = (node: Json, txOf: (h: string) => Json): Json => ({ account: txOf(node.tx_hash).account, children: node.children.map((c: Json) => shape(c, txOf)) });
     expect(shape(e.trace, (h) => e.transactions[h])).toEqual(shape(real.trace, (h) => real.transactions[h]));
     const timeFree = (d: Json) => ({ ...d, storage_ph: undefined, action: d.action && { ...d.action, action_list_hash: undefined } });

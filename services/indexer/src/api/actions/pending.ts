@@ -73,7 +73,7 @@ export function pendingTraceOf(trace: PendingTrace, transactions: readonly Trans
     if (t.emulated) pendingMessages += count;
   }
   const header = create(TraceSchema, {
-    traceId: b64(trace.traceId),
+    traceId: root?.hash ?? b64(trace.traceId),
     externalHash: trace.externalHash.length ? b64(trace.externalHash) : undefined,
     mcSeqnoStart: BigInt(root?.mcBlockSeqno ?? trace.mcBlockSeqno),
     mcSeqnoEnd: BigInt(Math.max(mcEnd, trace.mcBlockSeqno)),

@@ -55,6 +55,9 @@ function stateRow(hash: string, s: AccountStateSummary): TransactionStateRow {
   };
 }
 
+/** Whether the summary is of the state with this hash (a nonexistent account's summary has no hash). */
+const describes = (s: AccountStateSummary, hash: string): boolean => (s.hash.length ? b64(s.hash) === hash : s.status === "nonexist");
+
 /**
  * A pending transaction as API v3 shows a transaction. The cell names its account by hash only: the
  * workchain is its in message's destination's (every transaction of a trace has one), else the
@@ -75,9 +78,16 @@ export function pendingTransactionOf(p: PendingTransaction, traceId: string): Tr
   const rows = transactionRows(cell, { block, mcSeqno: p.mcBlockSeqno });
   const t = rows.transaction;
   t.trace_id = traceId;
+  // a summary shows only for the state the transaction names (an emulated one kept beside the real
+  // transaction that replaced it may describe another); else the hash alone, as the indexer shows a
+  // state it does not know
   const states = new Map<string, TransactionStateRow>();
-  if (p.accountStateBefore) states.set(t.account_state_hash_before, stateRow(t.account_state_hash_before, p.accountStateBefore));
-  if (p.accountStateAfter) states.set(t.account_state_hash_after, stateRow(t.account_state_hash_after, p.accountStateAfter));
+  for (const [hash, s] of [
+    [t.account_state_hash_before, p.accountStateBefore],
+    [t.account_state_hash_after, p.accountStateAfter],
+  ] as const) {
+    if (s && describes(s, hash)) states.set(hash, stateRow(hash, s));
+  }
   const tx = transactionOf(t, {
     messages: new Map(rows.messages.map((m) => [messageKey(m.msg_hash, m.direction, m.tx_hash), m])),
     contents: new Map(rows.contents.map((c) => [c.hash, c.boc])),
@@ -88,10 +98,15 @@ export function pendingTransactionOf(p: PendingTransaction, traceId: string): Tr
   return tx;
 }
 
-/** The trace's transactions, rendered, in its order (lt, the root first). */
+/**
+ * The trace's transactions, rendered, in its order (lt, the root first), each with the trace's id:
+ * its root transaction's hash, the emulated root's until the real one is confirmed in its place.
+ */
 export function traceTransactions(trace: PendingTrace): Transaction[] {
-  const traceId = b64(trace.traceId);
-  return trace.transactions.map((p) => pendingTransactionOf(p, traceId));
+  const txs = trace.transactions.map((p) => pendingTransactionOf(p, ""));
+  const traceId = txs[0]?.hash ?? b64(trace.traceId);
+  for (const t of txs) t.traceId = traceId;
+  return txs;
 }
 
 /**

@@ -34,11 +34,12 @@ export function emulateImpl(pending: PendingSource, book: BookSources): Partial<
 /** The emulated trace as toncenter's EmulateTraceResponse. */
 export function emulatedTraceOf(trace: PendingTrace, req: Pick<EmulateTraceRequest, "withActions" | "includeCodeData" | "supportedActionTypes">): EmulateTraceResponse {
   const txs = traceTransactions(trace);
+  const rootHash = txs[0]?.hash ?? b64(trace.traceId);
   // nothing was sent: the trace has no id yet (toncenter leaves it out of an emulated root's transactions)
   for (const t of txs) t.traceId = undefined;
   const response = create(EmulateTraceResponseSchema, {
     mcBlockSeqno: trace.mcBlockSeqno,
-    trace: traceTree(b64(trace.traceId), txs).root,
+    trace: traceTree(rootHash, txs).root,
     transactions: Object.fromEntries(txs.map((t) => [t.hash, t])),
     actions: req.withActions ? pendingActionsOf(trace, req.supportedActionTypes) : [],
     randSeed: trace.randSeed,
