@@ -39,7 +39,8 @@ function signedShard(shard: string): string {
   throw apiError(502, `the send service gave a confirmed transaction in shard ${JSON.stringify(shard.slice(0, 40))}, not a signed 64-bit decimal`);
 }
 
-const STATUSES: ReadonlySet<string> = new Set(["active", "uninit", "frozen", "nonexist"]);
+const STATUSES: readonly AccountStatus[] = ["active", "uninit", "frozen", "nonexist"];
+const statusOf = (s: string): AccountStatus => STATUSES.find((x) => x === s) ?? "nonexist";
 
 /** The fields account_state_before/after show, from the send service's summary of the state. */
 function stateRow(hash: string, s: AccountStateSummary): TransactionStateRow {
@@ -48,7 +49,7 @@ function stateRow(hash: string, s: AccountStateSummary): TransactionStateRow {
     hash,
     balance: s.balance.toString(),
     balance_extra_currencies: {},
-    account_status: (STATUSES.has(s.status) ? s.status : "nonexist") as AccountStatus,
+    account_status: statusOf(s.status),
     frozen_hash: h(s.frozenHash),
     code_hash: h(s.codeHash),
     data_hash: h(s.dataHash),
@@ -59,11 +60,11 @@ function stateRow(hash: string, s: AccountStateSummary): TransactionStateRow {
 const describes = (s: AccountStateSummary, hash: string): boolean => (s.hash.length ? b64(s.hash) === hash : s.status === "nonexist");
 
 /**
- * A pending transaction as API v3 shows a transaction. The cell names its account by hash only: the
- * workchain is its in message's destination's (every transaction of a trace has one), else the
- * shard block's.
+ * A pending transaction as API v3 shows a transaction (its trace_id is the trace's to set). The cell
+ * names its account by hash only: the workchain is its in message's destination's (every
+ * transaction of a trace has one), else the shard block's.
  */
-export function pendingTransactionOf(p: PendingTransaction, traceId: string): Transaction {
+export function pendingTransactionOf(p: PendingTransaction): Transaction {
   let cell: Cell;
   try {
     cell = Cell.fromBoc(Buffer.from(p.boc, "base64"))[0];
@@ -77,7 +78,6 @@ export function pendingTransactionOf(p: PendingTransaction, traceId: string): Tr
   const block = confirmed ? { workchain, shard: signedShard(p.blockShard), seqno: p.blockSeqno } : { workchain, shard: FULL_SHARD, seqno: 0 };
   const rows = transactionRows(cell, { block, mcSeqno: p.mcBlockSeqno });
   const t = rows.transaction;
-  t.trace_id = traceId;
   // a summary shows only for the state the transaction names (an emulated one kept beside the real
   // transaction that replaced it may describe another); else the hash alone, as the indexer shows a
   // state it does not know
@@ -103,7 +103,7 @@ export function pendingTransactionOf(p: PendingTransaction, traceId: string): Tr
  * its root transaction's hash, the emulated root's until the real one is confirmed in its place.
  */
 export function traceTransactions(trace: PendingTrace): Transaction[] {
-  const txs = trace.transactions.map((p) => pendingTransactionOf(p, ""));
+  const txs = trace.transactions.map(pendingTransactionOf);
   const traceId = txs[0]?.hash ?? b64(trace.traceId);
   for (const t of txs) t.traceId = traceId;
   return txs;
