@@ -4,7 +4,7 @@
 import { createClient } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { Ticks } from "@tongate/proto/gen/tongate/test/v1/ticks_pb.js";
-import { ConfigError, createLogger, defineService, optional, provide, resourceKey, ServiceHost, type RawOptions } from "../src/index.js";
+import { ConfigError, createLogger, defineService, ifOpened, optional, provide, resourceKey, ServiceHost, type RawOptions } from "../src/index.js";
 
 const log = createLogger({ level: "silent" });
 
@@ -121,5 +121,31 @@ describe("ServiceHost", () => {
     chainOk = true;
     expect(await health()).toEqual({ ok: true, detail: { a: { name: "a" }, dependencies: { liteservers: { ok: true }, chain: { ok: true } } } });
     await host.close();
+  });
+
+  it("ifOpened gives a resource only when another module opened it, and never opens one", async () => {
+    const peeker = (events: string[], got: (c: Counter | undefined) => void) =>
+      defineService({
+        name: "peeker",
+        service: Ticks,
+        options: () => ({}),
+        needs: { counter: ifOpened(counterKey) },
+        start(ctx) {
+          events.push("start peeker");
+          return { impl: { async *count() {} }, health: () => ({ ok: true }), close: async () => got(await ctx.needs.counter()) };
+        },
+      });
+    const alone: string[] = [];
+    let seen: Counter | undefined | null = null;
+    const solo = await ServiceHost.start([peeker(alone, (c) => (seen = c))], { log, options: {}, provide: [provide(counterKey, () => new Counter("c", alone))] });
+    await solo.close();
+    expect(seen).toBeUndefined();
+    expect(alone).toEqual(["start peeker"]);
+
+    const shared: string[] = [];
+    const both = await ServiceHost.start([ticker("a", shared), peeker(shared, (c) => (seen = c))], { log, options: {}, provide: [provide(counterKey, () => new Counter("c", shared))] });
+    await both.close();
+    expect(seen).toBeInstanceOf(Counter);
+    expect(shared.filter((e) => e.startsWith("open"))).toEqual(["open c"]);
   });
 });

@@ -6,7 +6,7 @@ import { fromBinary, type JsonValue } from "@bufbuild/protobuf";
 import { Pending } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { emulatorKey } from "@tongate/emulator";
-import { liteClientKey, PendingBlocks } from "@tongate/liteclient";
+import { blockConfig, liteClientKey, PendingBlocks, type LiteserverPool } from "@tongate/liteclient";
 import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
 import { busKey, defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
 import { storeKey } from "@tongate/store";
@@ -17,6 +17,7 @@ import { PendingMetrics } from "./pending/metrics.js";
 import { NatsPendingStore } from "./pending/nats-pending-store.js";
 import { MemoryPendingStore } from "./pending/pending-store.js";
 import { pendingMethods } from "./pending/rpc.js";
+import { warmEmulator } from "./pending/warm-up.js";
 import { sendMethods } from "./send.js";
 
 /** Pending traces kept in this process at most (the oldest forgotten first). */
@@ -24,6 +25,22 @@ const MEMORY_PENDING_TRACES = 10_000;
 
 interface SendOptions {
   natsUrl: string | undefined;
+}
+
+/**
+ * Reads each new masterchain block's config as the pool sees the block (the emulations share it,
+ * blockConfig keeps the newest few): the first message after a block does not wait for it.
+ */
+function prefetchConfigs(pool: LiteserverPool): () => void {
+  const onBlock = () => {
+    const s = pool.session();
+    void s
+      .query({ kind: "liteServer.getMasterchainInfo" })
+      .then((info) => blockConfig(s, info.last))
+      .catch(() => undefined);
+  };
+  pool.on("consensus", onBlock);
+  return () => pool.off("consensus", onBlock);
 }
 
 const optionsOf = (o: RawOptions): SendOptions => ({ natsUrl: typeof o["nats-url"] === "string" && o["nats-url"] ? o["nats-url"] : undefined });
@@ -40,11 +57,14 @@ export const sendService = defineModule({
     // the first send finds the consensus known (the pool is the host's, shared with lite-proxy) and
     // the emulator's processes started: a cold start takes seconds, past what a client waits for its pending trace
     if (pool) await Promise.all([pool.started, ctx.needs.emulator.warm().catch((e: unknown) => ctx.log.warn({ err: e }, "the emulator's processes did not start"))]);
+    // in the background: the service answers meanwhile
+    if (pool) void warmEmulator(pool, ctx.needs.emulator, 2).catch((err: unknown) => ctx.log.debug({ err }, "pending: the emulator's warm-up failed"));
     const deps: EmulationDeps | undefined = pool ? { pool, emulator: ctx.needs.emulator, store: ctx.needs.store } : undefined;
     // distributed (--nats-url): shared by the replicas in JetStream KV; embedded: this process's memory
     const nats = ctx.options.natsUrl ? await NatsPendingStore.connect({ url: ctx.options.natsUrl, log: ctx.log, ttlMs: PENDING_DEFAULTS.ttlMs, maxLocal: MEMORY_PENDING_TRACES }) : undefined;
     const store = nats ?? new MemoryPendingStore(MEMORY_PENDING_TRACES);
     const metrics = new PendingMetrics(() => store.count());
+    const stopPrefetch = pool ? prefetchConfigs(pool) : undefined;
     const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS) : undefined;
     // finality: the chain's signed shard blocks, and the indexer's blocks.indexed events
     const finality = new FinalityTracker(store, metrics, ctx.log);
@@ -74,6 +94,7 @@ export const sendService = defineModule({
         return { ok: status.alive > 0, reasons, detail };
       },
       async close() {
+        stopPrefetch?.();
         await watcher?.close();
         await indexed?.unsubscribe().catch(() => undefined);
         await engine?.drain();

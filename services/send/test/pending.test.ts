@@ -5,7 +5,7 @@
 // here); a transfer that cannot land as emulated is invalidated; EmulateTrace emulates without
 // sending; bad input is an InvalidArgument or FailedPrecondition naming the reason.
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
-import { Address, beginCell, Cell, external, internal, loadMessage, loadTransaction, SendMode, storeMessage, toNano } from "@ton/core";
+import { Address, beginCell, Cell, external, internal, loadMessage, loadTransaction, SendMode, storeMessage, storeMessageRelaxed, toNano } from "@ton/core";
 import { WalletContractV4 } from "@ton/ton";
 import { provisionsOf } from "@tongate/cli";
 import type { Localnet } from "@tongate/localnet";
@@ -14,7 +14,9 @@ import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { createLogger, ServiceHost } from "@tongate/runtime";
 import { normalizedHash } from "@tongate/ton";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bocText, hostileBoc } from "../../../tests/support/hostile.js";
 import { runGetMethod } from "../../../tests/support/localnet-deploy.js";
+import { rng } from "../../../tests/support/rng.js";
 import { startTestLocalnet } from "../../../tests/support/localnet.js";
 import { sendService } from "../src/index.js";
 
@@ -39,6 +41,9 @@ beforeAll(async () => {
   const transport = (desc: typeof Send | typeof Pending) => host.upstreams().find((u) => u.service.typeName === desc.typeName)!.transport;
   send = createClient(Send, transport(Send));
   pending = createClient(Pending, transport(Pending));
+  // the emulator's first run of contract code compiles it (hundreds of ms on a loaded machine):
+  // done here, so that "at once" below is the service's wait, not the compilation
+  await pending.emulateTrace({ boc: (await transfer({ to: new Address(0, Buffer.alloc(32, 0x60)) })).boc });
 });
 
 afterAll(async () => {
@@ -188,3 +193,31 @@ describe("EmulateTrace", () => {
     expect(shortHash.rawMessage).toBe("ext_msg_hashes[0]: a hash is 32 bytes, this is 3");
   });
 });
+
+describe("malformed input", () => {
+  it("1,000 malformed sends and emulations: only InvalidArgument or FailedPrecondition, nothing kept, the service keeps serving", async () => {
+    const r = rng(26);
+    const kept = async () => JSON.stringify((await host.health()()).detail).match(/"send":\{"pending":(\d+)/)?.[1];
+    const before = await kept();
+    expect(before).toBeDefined();
+    const internalMessage = beginCell()
+      .store(storeMessageRelaxed(internal({ to: receiver, value: 1n, bounce: false })))
+      .endCell()
+      .toBoc()
+      .toString("base64");
+    for (let i = 0; i < 1000; i++) {
+      const boc = i % 10 === 0 ? internalMessage : bocText(r, hostileBoc(r).bytes);
+      const call = i % 3 === 0 ? pending.emulateTrace({ boc, ignoreChksig: r() < 0.5, withActions: true }) : i % 3 === 1 ? send.sendBoc({ boc }) : send.sendBocReturnHash({ boc });
+      const e = await rpcError(call);
+      expect([Code.InvalidArgument, Code.FailedPrecondition], `${i}: ${e.rawMessage}`).toContain(e.code);
+      expect(e.rawMessage.length).toBeGreaterThan(0);
+    }
+    expect(await kept()).toBe(before);
+    // and a real transfer is still sent and kept
+    const m = await transfer({ to: new Address(0, Buffer.alloc(32, 0x67)) });
+    await send.sendBoc({ boc: m.boc });
+    expect(await traceOf(m.hashNorm)).toBeDefined();
+    await net.chain.seal();
+  }, 120_000);
+});
+

@@ -119,8 +119,10 @@ export class FinalityTracker {
 
   private async onCommitted(mcSeqno: number, ids: BlockIdExt[]): Promise<void> {
     for (const id of ids) this.committed.set(idKey(id), mcSeqno);
-    // no indexer publishes here: what a masterchain block commits is final
-    if (this.now() - this.lastIndexedEventAt > INDEXER_QUIET_MS) await this.finalize(() => true);
+    // no indexer publishes here: what a masterchain block commits is final; else the indexer may
+    // have had this block before the watcher saw its commit
+    const quiet = this.now() - this.lastIndexedEventAt > INDEXER_QUIET_MS;
+    await this.finalize((mc) => quiet || mc <= this.indexedSeqno);
   }
 
   /** Finalizes (removes) the traces whose every transaction is committed by a masterchain block that `final` accepts. */
