@@ -181,8 +181,11 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
     }
     return name;
   };
+  // the Emulate API answers as API v3 does and renders its objects: its document is v3's
+  const prefixes = flavour === "v3" ? ["/api/v3/", "/api/emulate/"] : [`/api/${flavour}/`];
   for (const [path, methods] of routes.byPath) {
-    if (!path.startsWith(`/api/${flavour}/`)) continue;
+    const prefix = prefixes.find((p) => path.startsWith(p));
+    if (prefix === undefined) continue;
     for (const [httpMethod, route] of methods) {
       // Server-streaming routes (SSE) are not described yet.
       if (route.stream) continue;
@@ -190,7 +193,7 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
       const doc = comment(route.method) ?? "";
       const op: Schema = {
         // the path under the API, so that /jetton/transfers and /nft/transfers stay apart
-        operationId: `${path.slice(`/api/${flavour}/`.length).replace(/\//g, "_")}_${httpMethod.toLowerCase()}`,
+        operationId: `${(prefix === "/api/emulate/" ? "emulate_" : "") + path.slice(prefix.length).replace(/\//g, "_")}_${httpMethod.toLowerCase()}`,
         summary: firstSentence(doc) || route.name,
         ...(doc && doc !== firstSentence(doc) ? { description: doc } : {}),
         tags: [tagOf(route.service)],

@@ -5,6 +5,7 @@
 import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { Envelope, envelope } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { conventionOf } from "@tongate/proto/json/conventions.js";
+import { Emulate } from "@tongate/proto/gen/tongate/emulate/v1/emulate_pb.js";
 import { RateLimit } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
 import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
@@ -17,8 +18,8 @@ import { Nfts } from "@tongate/proto/gen/tongate/v3/nfts_pb.js";
 import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
 import { Utils } from "@tongate/proto/gen/tongate/v3/utils_pb.js";
 
-/** The public APIs' services: API v2, API v3 (one service per toncenter tag) and the admin API. */
-export const PUBLIC_APIS: DescService[] = [LiteProxy, Send, Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, Utils, RateLimit];
+/** The public APIs' services: API v2, API v3 (one service per toncenter tag), the Emulate API and the admin API. */
+export const PUBLIC_APIS: DescService[] = [LiteProxy, Send, Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, Utils, Emulate, RateLimit];
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "@tongate/proto/gen/google/api/http_pb.js";
 

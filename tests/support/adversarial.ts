@@ -426,8 +426,8 @@ function controlCase(r: Rng, mode: "hostile" | "publish"): Built {
 
 // ---- the runner ------------------------------------------------------------------------------
 
-/** The methods that run the emulator (a send's check runs the localnet's; the others lite-proxy's), in either API. */
-const EMULATOR_METHODS = /\/(runGetMethod|runGetMethodStd|estimateFee|sendBoc|sendBocReturnHash|message|getTokenData)$/;
+/** The methods that run the emulator (a send's check runs the localnet's; emulateTrace the send service's; the others lite-proxy's), in either API. */
+const EMULATOR_METHODS = /\/(runGetMethod|runGetMethodStd|estimateFee|sendBoc|sendBocReturnHash|message|getTokenData|emulateTrace)$/;
 
 /**
  * The 5xx answers the suite allows, by kind (undefined: not allowed):

@@ -3,13 +3,15 @@
 // when the host supplies a liteserver pool and --index is on, the follower filling that store
 // (runIndexer) in the same process.
 import { LiteProxy } from "@tongate/proto/gen/tongate/v2/lite_proxy_pb.js";
+import { Pending } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { liteClientKey } from "@tongate/liteclient";
 import { apiError, busKey, defineModule, optional } from "@tongate/runtime";
 import { type LiteProxyClient, liteProxyClient, type SendClient, sendClient } from "./api/apiv2/lite-proxy.js";
 import { Registry } from "prom-client";
 import { KeyReaders } from "./api/key-readers/pool.js";
-import { v3Implementations, V3_SERVICES } from "./api/service.js";
+import { pendingSource } from "./api/pending.js";
+import { INDEXER_SERVICES, v3Implementations } from "./api/service.js";
 import { indexOptions, indexServiceOptionsOf } from "./options.js";
 import { runIndexer, type IndexerRun } from "./run.js";
 import { storeKey, watchClickHouse } from "@tongate/store";
@@ -18,7 +20,7 @@ import { prepareKeyIndex } from "./store/key-index/rebuild.js";
 
 export const indexService = defineModule({
   name: "indexer",
-  services: V3_SERVICES,
+  services: INDEXER_SERVICES,
   flags: indexOptions,
   options: indexServiceOptionsOf,
   needs: { liteClient: optional(liteClientKey), bus: busKey, store: storeKey },
@@ -78,7 +80,7 @@ export const indexService = defineModule({
     const metrics = new Registry();
     const readers = store.keys && o.keyReaders.threads > 0 ? KeyReaders.start({ dir: store.keys.dir, ...o.keyReaders, log: ctx.log, registry: metrics }) : undefined;
     return {
-      impls: v3Implementations(store, liteProxy, readers, send),
+      impls: v3Implementations(store, liteProxy, readers, send, pendingSource(() => ctx.transportOf?.(Pending))),
       metrics,
       health: () => {
         const s = run?.status();

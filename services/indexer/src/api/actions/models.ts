@@ -7,7 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { type Action, ActionSchema, type Trace, type TraceNode, TraceNodeSchema, TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import type { Transaction } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import type { KeyActionRow, KeyClassificationRow } from "@tongate/store";
-import { type ActionJson, actionFromJson, renderAction } from "@tongate/actions";
+import { type ActionJson, type ActionRow, actionFromJson, renderAction } from "@tongate/actions";
 import type { TraceRecord } from "../../store/traces.js";
 
 /** What an action shows besides its row: its accounts (include_accounts), its transactions (include_transactions). */
@@ -22,7 +22,12 @@ export interface ActionExtras {
  * classified is of finalized blocks (the indexer follows the masterchain).
  */
 export function actionOf(r: KeyActionRow, extras: ActionExtras = { accounts: false }): Action {
-  const a = renderAction(actionFromJson(JSON.parse(r.row) as ActionJson), { includeAccounts: extras.accounts, finality: "finalized" });
+  return renderedActionOf(actionFromJson(JSON.parse(r.row) as ActionJson), extras, "finalized");
+}
+
+/** A classifier's action row as API v3 gives it (a stored one, or one of the send service's pending traces). */
+export function renderedActionOf(row: ActionRow, extras: ActionExtras, finality: "pending" | "confirmed" | "finalized"): Action {
+  const a = renderAction(row, { includeAccounts: extras.accounts, finality });
   return create(ActionSchema, {
     traceId: a.trace_id,
     actionId: a.action_id,

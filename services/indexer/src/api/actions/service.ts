@@ -1,6 +1,7 @@
 // API v3 "Actions and traces": tongate.v3.Actions over the store. Traces are the indexer's; actions,
 // classification states and balance changes read the decoder's tables, bounded by its checkpoint
-// (before the decoder has classified anything, every trace is unclassified and has no actions).
+// (before the decoder has classified anything, every trace is unclassified and has no actions). The
+// pending traces and their actions are the send service's (./pending.ts).
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { type Actions, ActionsResponseSchema, EventsResponseSchema, type GetActionsRequest } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
@@ -11,14 +12,16 @@ import { transactionParts } from "../blockchain/parts.js";
 import { decodedUpTo, keyOf } from "../decoded.js";
 import { isAsc, nextCursor, pageOf } from "../params.js";
 import type { Store } from "../sql.js";
+import type { PendingSource } from "../pending.js";
 import { balanceChanges } from "./balances.js";
 import { actionsFromKeys } from "./key-lookups.js";
 import { actionOf } from "./models.js";
+import { pendingActions, pendingTracesOf } from "./pending.js";
 import * as q from "./queries.js";
 import { actionFilters, actionOrder } from "./request.js";
 import { traces } from "./traces.js";
 
-export function actionsImpl(store: Store): Partial<ServiceImpl<typeof Actions>> {
+export function actionsImpl(store: Store, pending: PendingSource): Partial<ServiceImpl<typeof Actions>> {
   return {
     async getActions(req) {
       const fromKeys = actionsFromKeys(store, req);
@@ -40,6 +43,10 @@ export function actionsImpl(store: Store): Partial<ServiceImpl<typeof Actions>> 
     },
 
     getBalanceChanges: (req) => balanceChanges(store, req),
+
+    getPendingTraces: (req, ctx) => pendingTracesOf(store, pending, req, ctx.signal),
+
+    getPendingActions: (req, ctx) => pendingActions(store, pending, req, ctx.signal),
   };
 }
 

@@ -155,7 +155,7 @@ export type PendingTransaction = Message<"tongate.send.v1.PendingTransaction"> &
   mcBlockSeqno: number;
 
   /**
-   * the shard block it is in, once confirmed
+   * the shard block it is in, once confirmed (the shard as a signed 64-bit decimal)
    *
    * @generated from field: int32 block_workchain = 4;
    */
