@@ -38,20 +38,26 @@ afterAll(async () => {
 
 const indexedSeqno = async () => Number(JSON.stringify((await host.health()()).detail).match(/"lastIndexedSeqno":(\d+)/)?.[1] ?? 0);
 
+/** A signed transfer from genesis wallet `i`, sent through Send; resolves once it is a pending trace. */
+async function sendTransfer(i: number): Promise<() => Promise<unknown>> {
+  const g = net.genesis.wallets[i]!;
+  const wallet = WalletContractV4.create({ workchain: 0, publicKey: g.keyPair.publicKey });
+  const seqno = (await runGetMethod(net, wallet.address, "seqno")).readNumber();
+  const body = wallet.createTransfer({ seqno, timeout: Math.floor(Date.now() / 1000) + 600, secretKey: g.keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: new Address(0, Buffer.alloc(32, 0x71)), value: toNano("0.1"), bounce: false })] });
+  const root = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell();
+  await send.sendBoc({ boc: root.toBoc().toString("base64") });
+  const hashNorm = normalizedHash(loadMessage(root.beginParse()));
+  const traceOf = async () => (await pending.getPendingTraces({ extMsgHashes: [hashNorm] })).traces[0];
+  // the process's first emulation compiles the contract code: it may take longer than a client's wait
+  await expect.poll(async () => (await traceOf())?.finality, { timeout: 10_000, interval: 50 }).toBe(Finality.PENDING);
+  return traceOf;
+}
+
 describe("finality with the indexer in the process", () => {
   it("a trace leaves the pending store only once its masterchain block is indexed", async () => {
     // the indexer has caught up with the chain
     await expect.poll(indexedSeqno, { timeout: 20_000, interval: 50 }).toBe(net.chain.lastMasterchain!.id.seqno);
-    const g = net.genesis.wallets[2]!;
-    const wallet = WalletContractV4.create({ workchain: 0, publicKey: g.keyPair.publicKey });
-    const seqno = (await runGetMethod(net, wallet.address, "seqno")).readNumber();
-    const body = wallet.createTransfer({ seqno, timeout: Math.floor(Date.now() / 1000) + 600, secretKey: g.keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: new Address(0, Buffer.alloc(32, 0x71)), value: toNano("0.1"), bounce: false })] });
-    const root = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell();
-    await send.sendBoc({ boc: root.toBoc().toString("base64") });
-    const hashNorm = normalizedHash(loadMessage(root.beginParse()));
-    const traceOf = async () => (await pending.getPendingTraces({ extMsgHashes: [hashNorm] })).traces[0];
-    // the process's first emulation compiles the contract code: it may take longer than a client's wait
-    await expect.poll(async () => (await traceOf())?.finality, { timeout: 10_000, interval: 50 }).toBe(Finality.PENDING);
+    const traceOf = await sendTransfer(2);
     await net.chain.seal();
     const committedBy = net.chain.lastMasterchain!.id.seqno;
     // every time the trace is still pending, the check is that the indexer may not have the block yet;
@@ -63,5 +69,18 @@ describe("finality with the indexer in the process", () => {
     }
     expect(await traceOf()).toBeUndefined();
     expect(await indexedSeqno()).toBeGreaterThanOrEqual(committedBy);
+  });
+
+  it("with no signed block to see (no pending window), a trace still leaves once the index has its message, not at its TTL", async () => {
+    net.chain.pendingWindowMs = 0;
+    const traceOf = await sendTransfer(0);
+    await net.chain.seal();
+    const committedBy = net.chain.lastMasterchain!.id.seqno;
+    await expect.poll(traceOf, { timeout: 20_000, interval: 50 }).toBeUndefined();
+    expect(await indexedSeqno()).toBeGreaterThanOrEqual(committedBy);
+    // finalized, not forgotten as invalidated
+    const metrics = (await Promise.all(host.metrics().map((r) => r.metrics()))).join("\n");
+    expect(metrics).toMatch(/tongate_send_pending_transitions_total\{[^}]*reason="indexed"[^}]*\} 1/);
+    expect(metrics).not.toMatch(/tongate_send_pending_transitions_total\{[^}]*to="invalidated"[^}]*\} [1-9]/);
   });
 });

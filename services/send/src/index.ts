@@ -13,6 +13,7 @@ import { storeKey } from "@tongate/store";
 import type { EmulationDeps } from "./pending/emulate.js";
 import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
 import { FinalityTracker } from "./pending/finality.js";
+import { deliveredExternals } from "./pending/landed.js";
 import { PendingMetrics } from "./pending/metrics.js";
 import { NatsPendingStore } from "./pending/nats-pending-store.js";
 import { MemoryPendingStore, type PendingStore } from "./pending/pending-store.js";
@@ -82,7 +83,11 @@ export const sendService = defineModule({
     };
     // finality: the chain's signed shard blocks, watched only while traces are pending (the watcher
     // polls the liteservers), and the indexer's blocks.indexed events
-    const finality = new FinalityTracker(store, metrics, ctx.log);
+    const indexStore = ctx.needs.store;
+    const finality = new FinalityTracker(store, metrics, ctx.log, Date.now, async (hashes) => {
+      const s = await indexStore();
+      return s ? deliveredExternals(s, hashes) : new Set();
+    });
     let watcher: PendingBlocks | undefined;
     const watch = () => {
       if (watcher || !pool) return;

@@ -7,7 +7,10 @@
 //   trace's finality is the lowest of its transactions'.
 // - finalized: every transaction confirmed, and the masterchain blocks that committed them indexed
 //   (blocks.indexed; or the watcher's `committed` when no indexer has published for a while, e.g.
-//   the send service alone): the trace leaves the pending store, API v3's traces have it.
+//   the send service alone): the trace leaves the pending store, API v3's traces have it. Where no
+//   signed block was seen (a liteserver without nonfinal queries, a localnet without a pending
+//   window), a trace whose external message the index has delivered is finalized on blocks.indexed,
+//   when the process has the store (`landed`).
 // - invalidated (removed, logged, counted): a real transaction that differs from the emulated one
 //   (aborted or not, compute phase, out messages); another external message landing on the root's
 //   account first (the state the emulation ran on is gone: a replayed seqno, a drained balance);
@@ -55,6 +58,8 @@ export class FinalityTracker {
     private readonly metrics: PendingMetrics,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
+    /** Of these external message hashes (base64), those the index has delivered; none without a store. */
+    private readonly landed: (externalHashes: string[]) => Promise<Set<string>> = async () => new Set(),
   ) {}
 
   /** Follows a watcher's blocks and commits (PendingBlocks). */
@@ -67,7 +72,24 @@ export class FinalityTracker {
   indexed(mcSeqno: number): Promise<void> {
     this.lastIndexedEventAt = this.now();
     this.indexedSeqno = Math.max(this.indexedSeqno, mcSeqno);
-    return this.serial(() => this.finalize((mc) => mc <= this.indexedSeqno));
+    return this.serial(async () => {
+      await this.finalize((mc) => mc <= this.indexedSeqno);
+      await this.finalizeLanded();
+    });
+  }
+
+  /** Finalizes the traces whose external message the index has delivered, confirmed or not. */
+  private async finalizeLanded(): Promise<void> {
+    const entries = await this.store.all();
+    if (entries.length === 0) return;
+    const b64 = (e: PendingEntry) => Buffer.from(e.trace.externalHash).toString("base64");
+    const landed = await this.landed(entries.map(b64));
+    for (const entry of entries) {
+      if (!landed.has(b64(entry))) continue;
+      await this.store.remove(traceIdOf(entry));
+      this.metrics.transitions.inc({ to: "finalized", reason: "indexed" });
+      this.log.debug({ traceId: traceIdOf(entry) }, "pending: trace finalized (its external message is indexed)");
+    }
   }
 
   /** Resolves once every update queued so far is done. */
