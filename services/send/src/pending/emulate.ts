@@ -7,7 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import type { Address, Cell } from "@ton/core";
 import { addressesToLookUp, actionToJson, classifyTrace, MapInterfaceLookup, relatedAddresses, traceInputFromTransactions, unknownAction, type Classification, type ContractFacts, type TraceInput } from "@tongate/actions";
-import { emptyLibraries, emulateTrace, librariesCell, libraryRefs, TraceEmulationError, type EmulatedTrace, type EmulatorPool, type TraceBounds } from "@tongate/emulator";
+import { emptyLibraries, EmulatorFailure, emulateTrace, librariesCell, libraryRefs, TraceEmulationError, type EmulatedTrace, type EmulatorPool, type TraceBounds } from "@tongate/emulator";
 import { blockConfig, fetchLibraries, readAccount, type BlockIdExt, type LiteQuerier, type LiteserverPool } from "@tongate/liteclient";
 import { Finality, PendingTraceSchema, PendingTransactionSchema, type PendingTrace } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { apiError } from "@tongate/runtime";
@@ -41,6 +41,8 @@ export class EmulationError extends Error {
   constructor(
     readonly reason: EmulationFailure,
     message: string,
+    /** the HTTP status, when the reason alone does not tell it (an emulator run's failure) */
+    private readonly status?: number,
   ) {
     super(message);
     this.name = "EmulationError";
@@ -52,7 +54,7 @@ export class EmulationError extends Error {
    * unavailable 503.
    */
   toConnectError(): ConnectError {
-    const status = this.reason === "rejected" ? 409 : this.reason === "chain" || this.reason === "emulator" ? 503 : 422;
+    const status = this.status ?? (this.reason === "rejected" ? 409 : this.reason === "chain" || this.reason === "emulator" ? 503 : 422);
     return apiError(status, this.message);
   }
 }
@@ -130,7 +132,13 @@ export async function emulatePending(deps: EmulationDeps, req: EmulationRequest)
     });
   } catch (e) {
     if (e instanceof TraceEmulationError) throw new EmulationError(e.reason, e.message);
-    throw new EmulationError("emulator", `the emulation failed: ${(e as Error).message}`);
+    // a run's failure as lite-proxy answers it: past its time bound 504, busy 503, an input TON's
+    // emulator throws on (an exotic cell) 422, else 500 (only the run failed, its process is replaced)
+    if (e instanceof EmulatorFailure) {
+      const status = e.reason === "timeout" ? 504 : e.reason === "busy" || e.reason === "closed" ? 503 : e.reason === "exception" ? 422 : 500;
+      throw new EmulationError("emulator", `the emulation failed: ${e.message}`, status);
+    }
+    throw new EmulationError("chain", `the chain's state could not be read: ${(e as Error).message}`);
   }
   return { trace: await pendingTrace(deps, req, block.seqno, trace), accounts: trace.transactions.map((t) => raw(t.address)) };
 }
