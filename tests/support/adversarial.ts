@@ -10,7 +10,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { Address, beginCell, Cell, external, storeMessage, type StateInit } from "@ton/core";
-import { envelopeFault } from "./fuzz.js";
+import { envelopeFault, v3Envelope } from "./fuzz.js";
 import { bocText, deepJson, hostileBodyBytes, hostileBoc, hostileId, hostileStack, hostileValue, json, longString, millionDigits, namedBoc, parseableHostileStack, pick, RawJson, tvmNumber, weighted, type Rng, type StackShape } from "./hostile.js";
 import { rng } from "./rng.js";
 
@@ -497,7 +497,7 @@ function judge(c: Case, status: number, text: string, allowed: Map<string, numbe
     }
     return undefined;
   };
-  const flavour = c.on === "control" ? "control" : c.path.startsWith("/api/v3/") ? "v3" : "v2";
+  const flavour = c.on === "control" ? "control" : v3Envelope(c.path) ? "v3" : "v2";
   const items = c.path.startsWith("/api/v2/jsonRPC") && Array.isArray(body) ? body : [body];
   for (const item of items) {
     const wrong = one(item, status) ?? envelopeFault(flavour, status, item, items.length > 1 || c.path.startsWith("/api/v2/jsonRPC"));

@@ -161,6 +161,9 @@ export function brokenCases(gateway: Gateway, routes: Route[], address: string, 
   return cases;
 }
 
+/** API v3 and the Emulate API (toncenter's ton-emulate-go) answer errors as {"error"}; API v2 as {"ok":false,"error","code"}. */
+export const v3Envelope = (path: string): boolean => path.startsWith("/api/v3/") || path.startsWith("/api/emulate/");
+
 /**
  * What is wrong with the envelope of one answer (undefined: nothing): an error must be v2's
  * {"ok":false,"error","code"}, v3's and the control API's {"error"}; `rpc`: a JSON-RPC answer, whose
@@ -203,7 +206,7 @@ export async function runFuzz(url: string, cases: Case[]) {
         }
         if (res.status >= 400) {
           const items = Array.isArray(body) ? body : [body];
-          for (const b of items) if (envelopeFault(c.path.startsWith("/api/v3/") ? "v3" : "v2", res.status, b, false)) failures.push(`bad error envelope: ${what}`);
+          for (const b of items) if (envelopeFault(v3Envelope(c.path) ? "v3" : "v2", res.status, b, false)) failures.push(`bad error envelope: ${what}`);
         }
         if (res.status === 422 && c.names && !c.names.some((n) => String(body.error).includes(n))) failures.push(`422 does not name ${c.names.join("/")}: ${what}`);
       }),
