@@ -9,11 +9,10 @@ import { emulatorKey } from "@tongate/emulator";
 import { blockConfig, liteClientKey, PendingBlocks, type LiteserverPool } from "@tongate/liteclient";
 import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
 import { busKey, defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
-import { storeKey } from "@tongate/store";
+import { deliveredMessages, storeKey } from "@tongate/store";
 import type { EmulationDeps } from "./pending/emulate.js";
 import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
 import { FinalityTracker } from "./pending/finality.js";
-import { deliveredExternals } from "./pending/landed.js";
 import { PendingMetrics } from "./pending/metrics.js";
 import { NatsPendingStore } from "./pending/nats-pending-store.js";
 import { MemoryPendingStore, type PendingStore } from "./pending/pending-store.js";
@@ -86,7 +85,7 @@ export const sendService = defineModule({
     const indexStore = ctx.needs.store;
     const finality = new FinalityTracker(store, metrics, ctx.log, Date.now, async (hashes) => {
       const s = await indexStore();
-      return s ? deliveredExternals(s, hashes) : new Set();
+      return new Set(s ? (await deliveredMessages(s, hashes)).keys() : []);
     });
     let watcher: PendingBlocks | undefined;
     const watch = () => {

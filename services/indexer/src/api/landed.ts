@@ -5,21 +5,10 @@
 // as well keeps the endpoints right whenever the two learn it at different moments.
 import { Finality, type PendingTrace } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { type PendingSource, pendingTraces, type PendingTracesFilter } from "./pending.js";
+import { deliveredMessages } from "@tongate/store";
 import { select, type Store } from "./sql.js";
 
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64");
-
-
-/** Of these message hashes (base64), those an indexed transaction received. */
-export async function deliveredMessages(store: Store, hashes: readonly string[]): Promise<Map<string, string>> {
-  if (!hashes.length) return new Map();
-  const rows = await select<{ msg_hash: string; tx_hash: string }>(
-    store,
-    "SELECT msg_hash, tx_hash FROM messages FINAL WHERE msg_hash IN {h:Array(String)} AND direction = 'in' LIMIT 1 BY msg_hash",
-    { h: [...new Set(hashes)] },
-  );
-  return new Map(rows.map((r) => [r.msg_hash, r.tx_hash]));
-}
 
 /** Of these external message hashes (base64), those that started a trace the index has whole. */
 export async function completedExternals(store: Store, externalHashes: readonly string[]): Promise<Set<string>> {
