@@ -39,6 +39,16 @@ export class EmulatorFailure extends Error {
     super(message);
     this.name = "EmulatorFailure";
   }
+
+  /**
+   * The HTTP status an API answers this run's failure with: 504 past its time bound, 503 when too
+   * many runs wait or the pool is closing, 422 for an input TON's emulator threw a C++ exception on
+   * (an exotic cell in a message body: the client's to change), else 500 (only the run failed, its
+   * process is replaced).
+   */
+  get httpStatus(): number {
+    return this.reason === "timeout" ? 504 : this.reason === "busy" || this.reason === "closed" ? 503 : this.reason === "exception" ? 422 : 500;
+  }
 }
 
 export interface EmulatorPoolOptions {

@@ -22,7 +22,5 @@ export function accountAt(chain: ChainReader, s: PoolSession, method: string, ad
  */
 export function emulatorFailed(method: string, e: unknown): never {
   if (!(e instanceof EmulatorFailure)) throw e;
-  // An input TON's emulator throws on (an exotic cell in a message body) is the client's to change.
-  const status = e.reason === "timeout" ? 504 : e.reason === "busy" || e.reason === "closed" ? 503 : e.reason === "exception" ? 422 : 500;
-  throw apiError(status, `${method}: ${e.message}`);
+  throw apiError(e.httpStatus, `${method}: ${e.message}`);
 }

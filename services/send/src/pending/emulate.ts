@@ -132,12 +132,8 @@ export async function emulatePending(deps: EmulationDeps, req: EmulationRequest)
     });
   } catch (e) {
     if (e instanceof TraceEmulationError) throw new EmulationError(e.reason, e.message);
-    // a run's failure as lite-proxy answers it: past its time bound 504, busy 503, an input TON's
-    // emulator throws on (an exotic cell) 422, else 500 (only the run failed, its process is replaced)
-    if (e instanceof EmulatorFailure) {
-      const status = e.reason === "timeout" ? 504 : e.reason === "busy" || e.reason === "closed" ? 503 : e.reason === "exception" ? 422 : 500;
-      throw new EmulationError("emulator", `the emulation failed: ${e.message}`, status);
-    }
+    // a run's failure as lite-proxy answers it
+    if (e instanceof EmulatorFailure) throw new EmulationError("emulator", `the emulation failed: ${e.message}`, e.httpStatus);
     throw new EmulationError("chain", `the chain's state could not be read: ${(e as Error).message}`);
   }
   return { trace: await pendingTrace(deps, req, block.seqno, trace), accounts: trace.transactions.map((t) => raw(t.address)) };
