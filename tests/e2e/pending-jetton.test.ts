@@ -83,9 +83,15 @@ describe("a jetton transfer sent through sendBocReturnHash", () => {
     expect(sent.status).toBe(200);
     const { result } = (await sent.json()) as { result: { hash: string; hash_norm: string } };
 
-    // pending: readable right after the send answered
+    // pending: readable once emulated (the service waits up to a second for an emulation in flight;
+    // the process's first emulation compiles the contracts' code and may take longer on a busy host)
     const account = raw(wallet.address);
-    const pending = await v3(`pendingActions?account=${account}&include_transactions=true`);
+    let pending: Json;
+    for (let i = 0; ; i++) {
+      pending = await v3(`pendingActions?account=${account}&include_transactions=true`);
+      if (pending.actions.some((a: Json) => a.type === "jetton_transfer") || i >= 100) break;
+      await sleep(100);
+    }
     const jt = pending.actions.find((a: Json) => a.type === "jetton_transfer");
     expect(jt, JSON.stringify(pending.actions.map((a: Json) => a.type))).toBeDefined();
     expect(jt).toMatchObject({
