@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tongate/options/v1/options.proto.
  */
 export const file_tongate_options_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("CiB0b25nYXRlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISdG9uZ2F0ZS5vcHRpb25zLnYxIl0KCUZpZWxkSnNvbhILCgNrZXkYASABKAkSDgoGdW53cmFwGAIgASgIEg8KB2FsaWFzZXMYAyADKAkSEgoKb21pdF9lbXB0eRgEIAEoCBIOCgZoZWFkZXIYBSABKAkimgIKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDZ3RlGAIgASgDSACIAQESEAoDbHRlGAMgASgDSAGIAQESFAoHbWluX2xlbhgEIAEoDUgCiAEBEhQKB21heF9sZW4YBSABKA1IA4gBARIWCgltYXhfaXRlbXMYBiABKA1IBIgBARIqCgZmb3JtYXQYByABKA4yGi50b25nYXRlLm9wdGlvbnMudjEuRm9ybWF0Eg4KBm9uZV9vZhgIIAMoCRIUCgdwYXR0ZXJuGAkgASgJSAWIAQFCBgoEX2d0ZUIGCgRfbHRlQgoKCF9taW5fbGVuQgoKCF9tYXhfbGVuQgwKCl9tYXhfaXRlbXNCCgoIX3BhdHRlcm4iHAoKRmllbGRHcm91cBIOCgZmaWVsZHMYASADKAkirQEKDE1lc3NhZ2VSdWxlcxIzCgtleGFjdGx5X29uZRgBIAMoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEdyb3VwEjMKC2F0X21vc3Rfb25lGAIgAygLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkR3JvdXASMwoLYWxsX29yX25vbmUYAyADKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRHcm91cCJnCglDYWNoZVJ1bGUSFQoNbGF0ZXN0X3R0bF9tcxgBIAEoDRIYChBhZGRyZXNzZWRfdHRsX21zGAIgASgNEhQKDGFkZHJlc3NlZF9ieRgDIAMoCRITCgttYXhfZW50cmllcxgEIAEoDSqEAQoGRm9ybWF0EhYKEkZPUk1BVF9VTlNQRUNJRklFRBAAEhYKEkZPUk1BVF9UT05fQUREUkVTUxABEhMKD0ZPUk1BVF9UT05fSEFTSBACEhUKEUZPUk1BVF9CT0NfQkFTRTY0EAMSHgoaRk9STUFUX1RPTl9BRERSRVNTX09SX05VTEwQBCpSCghFbnZlbG9wZRIYChRFTlZFTE9QRV9VTlNQRUNJRklFRBAAEhkKFUVOVkVMT1BFX1RPTkNFTlRFUl9WMhABEhEKDUVOVkVMT1BFX0JBUkUQAjo6Cgd0bF90eXBlEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLmOAyABKAlSBnRsVHlwZTpoCg1tZXNzYWdlX3J1bGVzEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLqOAyABKAsyIC50b25nYXRlLm9wdGlvbnMudjEuTWVzc2FnZVJ1bGVzUgxtZXNzYWdlUnVsZXM6NwoFdW5pb24SHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYu44DIAEoCFIFdW5pb246UgoEanNvbhIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYuY4DIAEoCzIdLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEpzb25SBGpzb246VQoFcnVsZXMSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLqOAyABKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRSdWxlc1IFcnVsZXM6QAoLcmF3X2FkZHJlc3MSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLuOAyABKAhSCnJhd0FkZHJlc3M6VQoFY2FjaGUSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi5jgMgASgLMh0udG9uZ2F0ZS5vcHRpb25zLnYxLkNhY2hlUnVsZVIFY2FjaGU6WwoIZW52ZWxvcGUSHy5nb29nbGUucHJvdG9idWYuU2VydmljZU9wdGlvbnMYuY4DIAEoDjIcLnRvbmdhdGUub3B0aW9ucy52MS5FbnZlbG9wZVIIZW52ZWxvcGU6QgoLb3BlbmFwaV90YWcSHy5nb29nbGUucHJvdG9idWYuU2VydmljZU9wdGlvbnMYuo4DIAEoCVIKb3BlbmFwaVRhZ2IGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("CiB0b25nYXRlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISdG9uZ2F0ZS5vcHRpb25zLnYxIl0KCUZpZWxkSnNvbhILCgNrZXkYASABKAkSDgoGdW53cmFwGAIgASgIEg8KB2FsaWFzZXMYAyADKAkSEgoKb21pdF9lbXB0eRgEIAEoCBIOCgZoZWFkZXIYBSABKAkimgIKCkZpZWxkUnVsZXMSEAoIcmVxdWlyZWQYASABKAgSEAoDZ3RlGAIgASgDSACIAQESEAoDbHRlGAMgASgDSAGIAQESFAoHbWluX2xlbhgEIAEoDUgCiAEBEhQKB21heF9sZW4YBSABKA1IA4gBARIWCgltYXhfaXRlbXMYBiABKA1IBIgBARIqCgZmb3JtYXQYByABKA4yGi50b25nYXRlLm9wdGlvbnMudjEuRm9ybWF0Eg4KBm9uZV9vZhgIIAMoCRIUCgdwYXR0ZXJuGAkgASgJSAWIAQFCBgoEX2d0ZUIGCgRfbHRlQgoKCF9taW5fbGVuQgoKCF9tYXhfbGVuQgwKCl9tYXhfaXRlbXNCCgoIX3BhdHRlcm4iHAoKRmllbGRHcm91cBIOCgZmaWVsZHMYASADKAkirQEKDE1lc3NhZ2VSdWxlcxIzCgtleGFjdGx5X29uZRgBIAMoCzIeLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEdyb3VwEjMKC2F0X21vc3Rfb25lGAIgAygLMh4udG9uZ2F0ZS5vcHRpb25zLnYxLkZpZWxkR3JvdXASMwoLYWxsX29yX25vbmUYAyADKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRHcm91cCJnCglDYWNoZVJ1bGUSFQoNbGF0ZXN0X3R0bF9tcxgBIAEoDRIYChBhZGRyZXNzZWRfdHRsX21zGAIgASgNEhQKDGFkZHJlc3NlZF9ieRgDIAMoCRITCgttYXhfZW50cmllcxgEIAEoDSqEAQoGRm9ybWF0EhYKEkZPUk1BVF9VTlNQRUNJRklFRBAAEhYKEkZPUk1BVF9UT05fQUREUkVTUxABEhMKD0ZPUk1BVF9UT05fSEFTSBACEhUKEUZPUk1BVF9CT0NfQkFTRTY0EAMSHgoaRk9STUFUX1RPTl9BRERSRVNTX09SX05VTEwQBCpqCgpTdHJlYW1QYXJ0EhsKF1NUUkVBTV9QQVJUX1VOU1BFQ0lGSUVEEAASEgoOU1RSRUFNX1BBUlRfSUQQARIVChFTVFJFQU1fUEFSVF9FVkVOVBACEhQKEFNUUkVBTV9QQVJUX0RBVEEQAypSCghFbnZlbG9wZRIYChRFTlZFTE9QRV9VTlNQRUNJRklFRBAAEhkKFUVOVkVMT1BFX1RPTkNFTlRFUl9WMhABEhEKDUVOVkVMT1BFX0JBUkUQAjo6Cgd0bF90eXBlEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLmOAyABKAlSBnRsVHlwZTpoCg1tZXNzYWdlX3J1bGVzEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLqOAyABKAsyIC50b25nYXRlLm9wdGlvbnMudjEuTWVzc2FnZVJ1bGVzUgxtZXNzYWdlUnVsZXM6NwoFdW5pb24SHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYu44DIAEoCFIFdW5pb246UgoEanNvbhIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYuY4DIAEoCzIdLnRvbmdhdGUub3B0aW9ucy52MS5GaWVsZEpzb25SBGpzb246VQoFcnVsZXMSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLqOAyABKAsyHi50b25nYXRlLm9wdGlvbnMudjEuRmllbGRSdWxlc1IFcnVsZXM6QAoLcmF3X2FkZHJlc3MSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLuOAyABKAhSCnJhd0FkZHJlc3M6YAoLc3RyZWFtX3BhcnQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLyOAyABKA4yHi50b25nYXRlLm9wdGlvbnMudjEuU3RyZWFtUGFydFIKc3RyZWFtUGFydDpVCgVjYWNoZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyHS50b25nYXRlLm9wdGlvbnMudjEuQ2FjaGVSdWxlUgVjYWNoZTpbCghlbnZlbG9wZRIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxi5jgMgASgOMhwudG9uZ2F0ZS5vcHRpb25zLnYxLkVudmVsb3BlUghlbnZlbG9wZTpCCgtvcGVuYXBpX3RhZxIfLmdvb2dsZS5wcm90b2J1Zi5TZXJ2aWNlT3B0aW9ucxi6jgMgASgJUgpvcGVuYXBpVGFnYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * How a field is named and shaped in toncenter JSON.
@@ -299,6 +299,39 @@ export const FormatSchema: GenEnum<Format> = /*@__PURE__*/
   enumDesc(file_tongate_options_v1_options, 0);
 
 /**
+ * The parts of a stream event (stream_part).
+ *
+ * @generated from enum tongate.options.v1.StreamPart
+ */
+export enum StreamPart {
+  /**
+   * @generated from enum value: STREAM_PART_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: STREAM_PART_ID = 1;
+   */
+  ID = 1,
+
+  /**
+   * @generated from enum value: STREAM_PART_EVENT = 2;
+   */
+  EVENT = 2,
+
+  /**
+   * @generated from enum value: STREAM_PART_DATA = 3;
+   */
+  DATA = 3,
+}
+
+/**
+ * Describes the enum tongate.options.v1.StreamPart.
+ */
+export const StreamPartSchema: GenEnum<StreamPart> = /*@__PURE__*/
+  enumDesc(file_tongate_options_v1_options, 1);
+
+/**
  * The response envelope of a service's HTTP routes.
  *
  * @generated from enum tongate.options.v1.Envelope
@@ -330,7 +363,7 @@ export enum Envelope {
  * Describes the enum tongate.options.v1.Envelope.
  */
 export const EnvelopeSchema: GenEnum<Envelope> = /*@__PURE__*/
-  enumDesc(file_tongate_options_v1_options, 1);
+  enumDesc(file_tongate_options_v1_options, 2);
 
 /**
  * The tonlib type name, emitted as the first key "@type" of the object.
@@ -382,10 +415,23 @@ export const raw_address: GenExtension<FieldOptions, boolean> = /*@__PURE__*/
   extDesc(file_tongate_options_v1_options, 5);
 
 /**
+ * On a field of a streamed response message (a server-streaming or
+ * bidirectional RPC): the part of the stream event it gives. The gateway
+ * writes ID as an SSE `id:` line, EVENT as the `event:` line and DATA as the
+ * `data:` line (a string field is written as it is: JSON text the service
+ * rendered; a message field is rendered as JSON); a WebSocket text frame is
+ * the DATA part alone. A message with no such field is rendered whole.
+ *
+ * @generated from extension: tongate.options.v1.StreamPart stream_part = 51004;
+ */
+export const stream_part: GenExtension<FieldOptions, StreamPart> = /*@__PURE__*/
+  extDesc(file_tongate_options_v1_options, 6);
+
+/**
  * @generated from extension: tongate.options.v1.CacheRule cache = 51001;
  */
 export const cache: GenExtension<MethodOptions, CacheRule> = /*@__PURE__*/
-  extDesc(file_tongate_options_v1_options, 6);
+  extDesc(file_tongate_options_v1_options, 7);
 
 /**
  * Every service with google.api.http routes declares its envelope; the
@@ -394,7 +440,7 @@ export const cache: GenExtension<MethodOptions, CacheRule> = /*@__PURE__*/
  * @generated from extension: tongate.options.v1.Envelope envelope = 51001;
  */
 export const envelope: GenExtension<ServiceOptions, Envelope> = /*@__PURE__*/
-  extDesc(file_tongate_options_v1_options, 7);
+  extDesc(file_tongate_options_v1_options, 8);
 
 /**
  * The tag of the service's operations in the OpenAPI document, as toncenter
@@ -403,5 +449,5 @@ export const envelope: GenExtension<ServiceOptions, Envelope> = /*@__PURE__*/
  * @generated from extension: string openapi_tag = 51002;
  */
 export const openapi_tag: GenExtension<ServiceOptions, string> = /*@__PURE__*/
-  extDesc(file_tongate_options_v1_options, 8);
+  extDesc(file_tongate_options_v1_options, 9);
 
