@@ -19,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tongate/streaming/v1/events.proto.
  */
 export const file_tongate_streaming_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiF0b25nYXRlL3N0cmVhbWluZy92MS9ldmVudHMucHJvdG8SFHRvbmdhdGUuc3RyZWFtaW5nLnYxIkEKEVN0cmVhbVRyYW5zYWN0aW9uEg8KB2FjY291bnQYASABKAkSDAoEanNvbhgCIAEoCRINCgVwZWVycxgDIAMoCSIyCgxTdHJlYW1BY3Rpb24SEAoIcm93X2pzb24YASABKAkSEAoIYWNjb3VudHMYAiADKAkikQQKClRyYWNlRXZlbnQSIAoYdHJhY2VfZXh0ZXJuYWxfaGFzaF9ub3JtGAEgASgJEisKCGZpbmFsaXR5GAIgASgOMhkudG9uZ2F0ZS5zZW5kLnYxLkZpbmFsaXR5EhAKCHRyYWNlX2lkGAMgASgJEj0KDHRyYW5zYWN0aW9ucxgEIAMoCzInLnRvbmdhdGUuc3RyZWFtaW5nLnYxLlN0cmVhbVRyYW5zYWN0aW9uEhIKCnRyYWNlX2pzb24YBSABKAkSMwoHYWN0aW9ucxgGIAMoCzIiLnRvbmdhdGUuc3RyZWFtaW5nLnYxLlN0cmVhbUFjdGlvbhJQChFhZGRyZXNzX2Jvb2tfanNvbhgHIAMoCzI1LnRvbmdhdGUuc3RyZWFtaW5nLnYxLlRyYWNlRXZlbnQuQWRkcmVzc0Jvb2tKc29uRW50cnkSSQoNbWV0YWRhdGFfanNvbhgIIAMoCzIyLnRvbmdhdGUuc3RyZWFtaW5nLnYxLlRyYWNlRXZlbnQuTWV0YWRhdGFKc29uRW50cnkSEAoIbWNfc2Vxbm8YCSABKA0aNgoUQWRkcmVzc0Jvb2tKc29uRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARozChFNZXRhZGF0YUpzb25FbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBImUKEUFjY291bnRTdGF0ZUV2ZW50EisKCGZpbmFsaXR5GAEgASgOMhkudG9uZ2F0ZS5zZW5kLnYxLkZpbmFsaXR5Eg8KB2FjY291bnQYAiABKAkSEgoKc3RhdGVfanNvbhgDIAEoCSL+AgoMSmV0dG9uc0V2ZW50EisKCGZpbmFsaXR5GAEgASgOMhkudG9uZ2F0ZS5zZW5kLnYxLkZpbmFsaXR5Eg8KB2FkZHJlc3MYAiABKAkSDQoFb3duZXIYAyABKAkSEwoLamV0dG9uX2pzb24YBCABKAkSUgoRYWRkcmVzc19ib29rX2pzb24YBSADKAsyNy50b25nYXRlLnN0cmVhbWluZy52MS5KZXR0b25zRXZlbnQuQWRkcmVzc0Jvb2tKc29uRW50cnkSSwoNbWV0YWRhdGFfanNvbhgGIAMoCzI0LnRvbmdhdGUuc3RyZWFtaW5nLnYxLkpldHRvbnNFdmVudC5NZXRhZGF0YUpzb25FbnRyeRo2ChRBZGRyZXNzQm9va0pzb25FbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjMKEU1ldGFkYXRhSnNvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiNAoQVHJhY2VJbnZhbGlkYXRlZBIgChh0cmFjZV9leHRlcm5hbF9oYXNoX25vcm0YASABKAkimQIKC1N0cmVhbUV2ZW50EjEKBXRyYWNlGAEgASgLMiAudG9uZ2F0ZS5zdHJlYW1pbmcudjEuVHJhY2VFdmVudEgAEkAKDWFjY291bnRfc3RhdGUYAiABKAsyJy50b25nYXRlLnN0cmVhbWluZy52MS5BY2NvdW50U3RhdGVFdmVudEgAEjUKB2pldHRvbnMYAyABKAsyIi50b25nYXRlLnN0cmVhbWluZy52MS5KZXR0b25zRXZlbnRIABI9CgtpbnZhbGlkYXRlZBgEIAEoCzImLnRvbmdhdGUuc3RyZWFtaW5nLnYxLlRyYWNlSW52YWxpZGF0ZWRIABIWCg5yZW5kZXJlZF9hdF9tcxgKIAEoBEIHCgVldmVudGIGcHJvdG8z", [file_tongate_send_v1_pending]);
+  fileDesc("CiF0b25nYXRlL3N0cmVhbWluZy92MS9ldmVudHMucHJvdG8SFHRvbmdhdGUuc3RyZWFtaW5nLnYxIkEKEVN0cmVhbVRyYW5zYWN0aW9uEg8KB2FjY291bnQYASABKAkSDAoEanNvbhgCIAEoCRINCgVwZWVycxgDIAMoCSIyCgxTdHJlYW1BY3Rpb24SEAoIcm93X2pzb24YASABKAkSEAoIYWNjb3VudHMYAiADKAkikQQKClRyYWNlRXZlbnQSIAoYdHJhY2VfZXh0ZXJuYWxfaGFzaF9ub3JtGAEgASgJEisKCGZpbmFsaXR5GAIgASgOMhkudG9uZ2F0ZS5zZW5kLnYxLkZpbmFsaXR5EhAKCHRyYWNlX2lkGAMgASgJEj0KDHRyYW5zYWN0aW9ucxgEIAMoCzInLnRvbmdhdGUuc3RyZWFtaW5nLnYxLlN0cmVhbVRyYW5zYWN0aW9uEhIKCnRyYWNlX2pzb24YBSABKAkSMwoHYWN0aW9ucxgGIAMoCzIiLnRvbmdhdGUuc3RyZWFtaW5nLnYxLlN0cmVhbUFjdGlvbhJQChFhZGRyZXNzX2Jvb2tfanNvbhgHIAMoCzI1LnRvbmdhdGUuc3RyZWFtaW5nLnYxLlRyYWNlRXZlbnQuQWRkcmVzc0Jvb2tKc29uRW50cnkSSQoNbWV0YWRhdGFfanNvbhgIIAMoCzIyLnRvbmdhdGUuc3RyZWFtaW5nLnYxLlRyYWNlRXZlbnQuTWV0YWRhdGFKc29uRW50cnkSEAoIbWNfc2Vxbm8YCSABKA0aNgoUQWRkcmVzc0Jvb2tKc29uRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARozChFNZXRhZGF0YUpzb25FbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBImUKEUFjY291bnRTdGF0ZUV2ZW50EisKCGZpbmFsaXR5GAEgASgOMhkudG9uZ2F0ZS5zZW5kLnYxLkZpbmFsaXR5Eg8KB2FjY291bnQYAiABKAkSEgoKc3RhdGVfanNvbhgDIAEoCSL+AgoMSmV0dG9uc0V2ZW50EisKCGZpbmFsaXR5GAEgASgOMhkudG9uZ2F0ZS5zZW5kLnYxLkZpbmFsaXR5Eg8KB2FkZHJlc3MYAiABKAkSDQoFb3duZXIYAyABKAkSEwoLamV0dG9uX2pzb24YBCABKAkSUgoRYWRkcmVzc19ib29rX2pzb24YBSADKAsyNy50b25nYXRlLnN0cmVhbWluZy52MS5KZXR0b25zRXZlbnQuQWRkcmVzc0Jvb2tKc29uRW50cnkSSwoNbWV0YWRhdGFfanNvbhgGIAMoCzI0LnRvbmdhdGUuc3RyZWFtaW5nLnYxLkpldHRvbnNFdmVudC5NZXRhZGF0YUpzb25FbnRyeRo2ChRBZGRyZXNzQm9va0pzb25FbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjMKEU1ldGFkYXRhSnNvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiNAoQVHJhY2VJbnZhbGlkYXRlZBIgChh0cmFjZV9leHRlcm5hbF9oYXNoX25vcm0YASABKAkiaAoKQmxvY2tFdmVudBIQCghtY19zZXFubxgBIAEoDRISCgpibG9ja19qc29uGAIgASgJEhkKEXNoYXJkX2Jsb2Nrc19qc29uGAMgAygJEhkKEXRyYW5zYWN0aW9uX2NvdW50GAQgASgNIswCCgtTdHJlYW1FdmVudBIxCgV0cmFjZRgBIAEoCzIgLnRvbmdhdGUuc3RyZWFtaW5nLnYxLlRyYWNlRXZlbnRIABJACg1hY2NvdW50X3N0YXRlGAIgASgLMicudG9uZ2F0ZS5zdHJlYW1pbmcudjEuQWNjb3VudFN0YXRlRXZlbnRIABI1CgdqZXR0b25zGAMgASgLMiIudG9uZ2F0ZS5zdHJlYW1pbmcudjEuSmV0dG9uc0V2ZW50SAASPQoLaW52YWxpZGF0ZWQYBCABKAsyJi50b25nYXRlLnN0cmVhbWluZy52MS5UcmFjZUludmFsaWRhdGVkSAASMQoFYmxvY2sYBSABKAsyIC50b25nYXRlLnN0cmVhbWluZy52MS5CbG9ja0V2ZW50SAASFgoOcmVuZGVyZWRfYXRfbXMYCiABKARCBwoFZXZlbnRiBnByb3RvMw", [file_tongate_send_v1_pending]);
 
 /**
  * @generated from message tongate.streaming.v1.StreamTransaction
@@ -250,6 +250,45 @@ export const TraceInvalidatedSchema: GenMessage<TraceInvalidated> = /*@__PURE__*
   messageDesc(file_tongate_streaming_v1_events, 5);
 
 /**
+ * A masterchain block the indexer stored (tongate's "blocks" type, beyond toncenter's: a live
+ * feed of the chain for pages and monitors; finalized only).
+ *
+ * @generated from message tongate.streaming.v1.BlockEvent
+ */
+export type BlockEvent = Message<"tongate.streaming.v1.BlockEvent"> & {
+  /**
+   * @generated from field: uint32 mc_seqno = 1;
+   */
+  mcSeqno: number;
+
+  /**
+   * API v3's JSON of the masterchain block (tongate.v3.Block)
+   *
+   * @generated from field: string block_json = 2;
+   */
+  blockJson: string;
+
+  /**
+   * API v3's JSON of the shard blocks it commits
+   *
+   * @generated from field: repeated string shard_blocks_json = 3;
+   */
+  shardBlocksJson: string[];
+
+  /**
+   * @generated from field: uint32 transaction_count = 4;
+   */
+  transactionCount: number;
+};
+
+/**
+ * Describes the message tongate.streaming.v1.BlockEvent.
+ * Use `create(BlockEventSchema)` to create a new message.
+ */
+export const BlockEventSchema: GenMessage<BlockEvent> = /*@__PURE__*/
+  messageDesc(file_tongate_streaming_v1_events, 6);
+
+/**
  * @generated from message tongate.streaming.v1.StreamEvent
  */
 export type StreamEvent = Message<"tongate.streaming.v1.StreamEvent"> & {
@@ -280,6 +319,12 @@ export type StreamEvent = Message<"tongate.streaming.v1.StreamEvent"> & {
      */
     value: TraceInvalidated;
     case: "invalidated";
+  } | {
+    /**
+     * @generated from field: tongate.streaming.v1.BlockEvent block = 5;
+     */
+    value: BlockEvent;
+    case: "block";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -295,5 +340,5 @@ export type StreamEvent = Message<"tongate.streaming.v1.StreamEvent"> & {
  * Use `create(StreamEventSchema)` to create a new message.
  */
 export const StreamEventSchema: GenMessage<StreamEvent> = /*@__PURE__*/
-  messageDesc(file_tongate_streaming_v1_events, 6);
+  messageDesc(file_tongate_streaming_v1_events, 7);
 
