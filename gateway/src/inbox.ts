@@ -33,6 +33,12 @@ export class Inbox<T> implements AsyncIterable<T> {
     w?.({ value: undefined, done: true });
   }
 
+  private close(): Promise<IteratorResult<T>> {
+    this.end();
+    this.items.length = 0;
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return {
       next: () => {
@@ -44,11 +50,9 @@ export class Inbox<T> implements AsyncIterable<T> {
         if (this.ended) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => (this.waiting = resolve));
       },
-      return: () => {
-        this.end();
-        this.items.length = 0;
-        return Promise.resolve({ value: undefined, done: true });
-      },
+      return: () => this.close(),
+      // A consumer that gives up with an error (connect's abortable iterables end their input so).
+      throw: () => this.close(),
     };
   }
 }

@@ -11,7 +11,7 @@ export interface TickState {
   produced: number;
   open: number;
   ended: number;
-  /** Calls that ended with their signal aborted (the client went away). */
+  /** Calls whose signal was aborted (the client went away). */
   aborted?: number;
   /** The last_event_id of each Events call, in order. */
   lastEventIds?: (string | undefined)[];
@@ -22,12 +22,12 @@ export interface TickState {
 export function ticksModule(state: TickState) {
   const begin = (ctx: HandlerContext) => {
     state.open++;
+    ctx.signal.addEventListener("abort", () => (state.aborted = (state.aborted ?? 0) + 1), { once: true });
     (state.clients ??= []).push(ctx.requestHeader.get("x-tongate-client"));
   };
-  const finish = (ctx: HandlerContext) => {
+  const finish = () => {
     state.open--;
     state.ended++;
-    if (ctx.signal.aborted) state.aborted = (state.aborted ?? 0) + 1;
   };
   return defineService({
     name: "ticks",
@@ -47,7 +47,7 @@ export function ticksModule(state: TickState) {
               yield { n: req.from + BigInt(i), pad };
             }
           } finally {
-            finish(ctx);
+            finish();
           }
         },
         async *events(req: EventsRequest, ctx: HandlerContext) {
@@ -63,7 +63,7 @@ export function ticksModule(state: TickState) {
               else yield { id: String(n), event: "tick", data: i === 0 && req.text !== undefined ? req.text : JSON.stringify({ n: Number(n) }) };
             }
           } finally {
-            finish(ctx);
+            finish();
           }
         },
         async *echo(requests: AsyncIterable<EchoRequest>, ctx: HandlerContext) {
@@ -89,7 +89,7 @@ export function ticksModule(state: TickState) {
               }
             }
           } finally {
-            finish(ctx);
+            finish();
           }
         },
       },
