@@ -272,3 +272,21 @@ describe("WebSocket behind rate limits", () => {
     c.ws.close();
   });
 });
+
+it("an upgrade to another protocol (curl --http2's h2c) is declined: the request is answered as it is", async () => {
+  const port = Number(new URL(inProcess.url).port);
+  const answer = (request: string) =>
+    new Promise<string>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      let text = "";
+      socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
+      socket.on("close", () => resolve(text));
+      socket.write(request);
+    });
+  const get = await answer("GET /api/test/v1/count?from=3&count=1 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n");
+  expect(get).toMatch(/^HTTP\/1.1 200 /);
+  expect(get).toContain('"n":"3"');
+  const post = await answer("POST /api/test/v1/events HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"count\":1}");
+  expect(post).toMatch(/^HTTP\/1.1 400 /);
+  expect(post).toContain("does not take an upgrade");
+});
