@@ -112,6 +112,11 @@ describe.each([
     ]);
     c.ws.close();
     expect((await c.closed).code).toBe(1005);
+    await until(() => state.open === 0);
+    const metrics = await (await fetch(`${target().url.replace("ws:", "http:")}/metrics`)).text();
+    expect(metrics).toMatch(/tongate_http_stream_frames_total\{route="\/api\/test\/v1\/echo",direction="in"\} [3-9]/);
+    expect(metrics).toMatch(/tongate_http_stream_frames_total\{route="\/api\/test\/v1\/echo",direction="out"\} [3-9]/);
+    expect(metrics).toMatch(/tongate_http_streams_open\{route="\/api\/test\/v1\/echo",kind="websocket"\} 0/);
   });
 
   it("a frame that does not parse is answered with its id and what is wrong; the connection stays open", async () => {
