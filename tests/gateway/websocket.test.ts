@@ -247,6 +247,16 @@ it("a shutting-down gateway closes its WebSockets with 1001 and cancels their ca
   expect(state.aborted).toBe(1);
 });
 
+it("a gateway shutting down refuses new WebSockets with 503 (a kept-alive connection may still ask)", async () => {
+  const gateway = new Gateway({ log, upstreams: [{ service: Ticks, transport: await ticks({ produced: 0, open: 0, ended: 0 }) }] });
+  const server = await listenGateway(gateway, { host: "127.0.0.1", port: 0 });
+  gateway.shutdown();
+  const refused = await connect(`ws://127.0.0.1:${server.address.port}/api/test/v1/echo`).catch((e: { status: number; body: string }) => e);
+  expect(refused).toMatchObject({ status: 503 });
+  expect(JSON.parse((refused as { body: string }).body).error).toContain("shutting down");
+  await server.close(500);
+});
+
 describe("WebSocket behind rate limits", () => {
   it("a refused upgrade is the HTTP status of the refusal: 401 for an unknown key, 429 over the limit", async () => {
     const unknown = await connect(`${limited.url}/api/test/v1/echo`, { "x-api-key": "no-such-key" }).catch((e: { status: number; body: string }) => e);

@@ -85,6 +85,8 @@ export class WebSockets {
   private readonly open = new Set<WebSocket>();
   /** Why the upgrade at hand was refused by the WebSocket handshake (handleUpgrade decides synchronously). */
   private refusedBy: Error | undefined;
+  /** Shutting down: no new WebSocket (a kept-alive connection may still ask for one). */
+  private closing = false;
 
   constructor(private readonly o: WebSocketOptions) {
     this.server = new WebSocketServer({ noServer: true, maxPayload: o.maxFrameBytes, perMessageDeflate: false, clientTracking: false });
@@ -96,11 +98,13 @@ export class WebSockets {
       const r = refusal(route.flavour, 426, `${route.path} is a WebSocket: connect to it with a WebSocket client (a GET with Upgrade: websocket)`, route.path);
       return { ...r, headers: { upgrade: "websocket" } };
     }
+    if (this.closing) return { ...refusal(route.flavour, 503, "the server is shutting down: connect again", route.path), headers: { "retry-after": "1" } };
     return this.accept(x, route, x.upgrade.socket, x.upgrade.head);
   };
 
   /** Closes every WebSocket with 1001 (the server is going away); their calls are cancelled. */
   closeAll(): void {
+    this.closing = true;
     for (const ws of this.open) this.close(ws, GOING_AWAY, "the server is shutting down");
   }
 
