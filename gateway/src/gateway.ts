@@ -2,12 +2,15 @@
 // Generic: routes come from the descriptors, requests are parsed and checked by
 // the codec, results rendered by toncenter's conventions and wrapped in the
 // envelope each service declares. Also serves /jsonRPC, server-streaming RPCs as
-// Server-Sent Events, /healthz, /metrics and the API docs. The request path is a
+// Server-Sent Events, bidirectional ones as WebSockets (an HTTP upgrade goes through
+// the same stages as a request), /healthz, /metrics and the API docs. Every service
+// call carries who is asking (x-tongate-client: ratelimit/client-identity.ts). The request path is a
 // pipeline of stages (pipeline.ts, stages/). With rate limiting on, every request
 // counts except health, metrics, CORS preflights, the API docs and the admin API
 // (ratelimit/exempt.ts). Answers leave through the delivery (delivery.ts): a client that does not
 // read them is dropped.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { ServerResponse, type IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { Registry } from "prom-client";
@@ -20,7 +23,8 @@ import { pipeline } from "./pipeline.js";
 import { RateLimiter, type RateLimitOptions } from "./ratelimit/limiter.js";
 import { buildRoutes, type RouteTable } from "./routes.js";
 import { Delivery } from "./delivery.js";
-import { refusal } from "./stages/errors.js";
+import { classifier, refusal } from "./stages/errors.js";
+import { WebSockets } from "./stages/websocket.js";
 import { CORS } from "./stages/limits.js";
 import type { Exchange, Handler, Reply } from "./stages/stage.js";
 import { exchangeOf, loggedUrl } from "./stages/target.js";
@@ -53,8 +57,12 @@ export interface GatewayOptions {
   rateLimit?: RateLimitOptions;
   /** Time a client has to take an answer once it is written (an event stream: each event), ms; past it the client is dropped. */
   sendTimeoutMs?: number;
-  /** Bytes of answers one connection may leave unread (a pipelining client that does not read); past it the client is dropped. */
+  /** Bytes of answers one connection may leave unread (a pipelining client that does not read, a WebSocket's); past it the client is dropped. */
   maxUnreadBytes?: number;
+  /** Quiet time after which an event stream gets a keepalive comment, and the WebSockets' ping interval, ms (toncenter: 15 s); 0: none. */
+  streamKeepaliveMs?: number;
+  /** Largest WebSocket frame a client may send, bytes (default 1 MiB). */
+  maxFrameBytes?: number;
 }
 
 export class Gateway {
@@ -62,6 +70,7 @@ export class Gateway {
   readonly metrics = new GatewayMetrics();
   private readonly delivery: Delivery;
   private readonly serve: Handler<Exchange, Reply | null>;
+  private readonly webSockets: WebSockets;
 
   constructor(private readonly opts: GatewayOptions) {
     const transports = new Map<DescService, Transport>();
@@ -84,6 +93,16 @@ export class Gateway {
       if (!upstream) throw new Error("rate limiting needs the RateLimit service among the upstreams");
       limiter = new RateLimiter(upstream.transport, opts.rateLimit, timeoutMs);
     }
+    const keepaliveMs = opts.streamKeepaliveMs ?? 15_000;
+    this.webSockets = new WebSockets({
+      transports,
+      classify: classifier(opts.log),
+      metrics: this.metrics,
+      maxFrameBytes: opts.maxFrameBytes ?? 1 << 20,
+      maxBufferedBytes: opts.maxUnreadBytes ?? 8 << 20,
+      keepaliveMs,
+      closeTimeoutMs: opts.sendTimeoutMs ?? 30_000,
+    });
     this.serve = pipeline({
       log: opts.log,
       routes: this.routes,
@@ -98,7 +117,49 @@ export class Gateway {
       timeoutMs,
       maxBatch: opts.maxBatch ?? 100,
       delivery,
+      keepaliveMs,
+      webSockets: this.webSockets,
     });
+  }
+
+  /**
+   * The node:http 'upgrade' listener: the request goes through the stages as any other (a refusal is
+   * answered as HTTP and the connection closed); a WebSocket route takes the connection.
+   */
+  readonly upgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    const started = performance.now();
+    // Not the server's any more: its errors (a reset) are heard here until a WebSocket takes it.
+    socket.on("error", () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once("finish", () => socket.end());
+    let serving: Promise<Reply | null>;
+    try {
+      serving = this.serve({ ...exchangeOf(req, res, this.routes), upgrade: { socket, head } });
+    } catch (err) {
+      serving = Promise.reject(err);
+    }
+    serving
+      .then(
+        (reply) => {
+          if (reply?.upgraded) this.metrics.observe(reply.route, req.method ?? "", reply.status, (performance.now() - started) / 1000);
+          else this.finish(req, res, reply, started);
+        },
+        (err: unknown) => {
+          this.opts.log.error({ err, url: loggedUrl(req.url) }, "unhandled gateway error");
+          this.finish(req, res, this.internalError(req), started, true);
+        },
+      )
+      .catch((err: unknown) => {
+        this.opts.log.error({ err, url: loggedUrl(req.url) }, "answering failed");
+        socket.destroy();
+      });
+  };
+
+  /** Before the server closes: every WebSocket is closed with 1001 (going away) and its call cancelled. */
+  shutdown(): void {
+    this.webSockets.closeAll();
   }
 
   /**

@@ -1,5 +1,6 @@
 // Prometheus metrics of the HTTP edge: requests and latency per route and status, answer cache use,
-// rate-limit decisions, clients dropped for not reading; and the service calls' (the transports' interceptors).
+// rate-limit decisions, clients dropped for not reading, streams open and their messages; and the service
+// calls' (the transports' interceptors).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { Decision_Outcome } from "@tongate/proto/gen/tongate/ratelimit/v1/ratelimit_pb.js";
 import { callMetrics, processMetrics } from "@tongate/runtime";
@@ -43,6 +44,37 @@ export class GatewayMetrics {
     labelNames: ["reason"],
     registers: [this.registry],
   });
+
+  private readonly openStreams = new Gauge({
+    name: "tongate_http_streams_open",
+    help: "Event streams (SSE) and WebSockets open, by route",
+    labelNames: ["route", "kind"],
+    registers: [this.registry],
+  });
+
+  private readonly streamFrames = new Counter({
+    name: "tongate_http_stream_frames_total",
+    help: "Messages of event streams and WebSockets, by route and direction (in: WebSocket frames from clients; out: events and frames to them)",
+    labelNames: ["route", "direction"],
+    registers: [this.registry],
+  });
+
+  /** Counts one stream (`kind`: sse or websocket) open on `route`; the answer ends it. */
+  streamOpened(route: string, kind: "sse" | "websocket"): { sent(): void; received(): void; closed(): void } {
+    const open = this.openStreams.labels(route, kind);
+    open.inc();
+    const out = this.streamFrames.labels(route, "out");
+    const inbound = this.streamFrames.labels(route, "in");
+    let closed = false;
+    return {
+      sent: () => out.inc(),
+      received: () => inbound.inc(),
+      closed: () => {
+        if (!closed) open.dec();
+        closed = true;
+      },
+    };
+  }
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "tongate_" });

@@ -181,19 +181,18 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
     }
     return name;
   };
-  // the Emulate API answers as API v3 does and renders its objects: its document is v3's
-  const prefixes = flavour === "v3" ? ["/api/v3/", "/api/emulate/"] : [`/api/${flavour}/`];
+  // the Emulate and Streaming APIs answer as API v3 does and render its objects: their document is v3's
+  const prefixes = flavour === "v3" ? ["/api/v3/", "/api/emulate/", "/api/streaming/"] : [`/api/${flavour}/`];
   for (const [path, methods] of routes.byPath) {
     const prefix = prefixes.find((p) => path.startsWith(p));
     if (prefix === undefined) continue;
     for (const [httpMethod, route] of methods) {
-      // Server-streaming routes (SSE) are not described yet.
-      if (route.stream) continue;
       const input = conventionOf(route.method.input);
       const doc = comment(route.method) ?? "";
+      const apiName = prefix === "/api/emulate/" ? "emulate_" : prefix === "/api/streaming/" ? "streaming_" : "";
       const op: Schema = {
         // the path under the API, so that /jetton/transfers and /nft/transfers stay apart
-        operationId: `${(prefix === "/api/emulate/" ? "emulate_" : "") + path.slice(prefix.length).replace(/\//g, "_")}_${httpMethod.toLowerCase()}`,
+        operationId: `${apiName + path.slice(prefix.length).replace(/\//g, "_")}_${httpMethod.toLowerCase()}`,
         summary: firstSentence(doc) || route.name,
         ...(doc && doc !== firstSentence(doc) ? { description: doc } : {}),
         tags: [tagOf(route.service)],
@@ -202,6 +201,26 @@ export function buildOpenApi(routes: RouteTable, flavour: ApiFlavour): Schema {
           default: { description: "Error", content: { "application/json": { schema: errorSchema } } },
         },
       };
+      if (route.stream) {
+        // Server-Sent Events: each message one event (its id:, event: and data: lines), errors before the stream as JSON
+        op.responses = {
+          "200": { description: "Server-Sent Events: each message is an event; a failure after the start is `event: error`.", content: { "text/event-stream": { schema: { type: "string" } } } },
+          default: { description: "Error (before the stream starts)", content: { "application/json": { schema: errorSchema } } },
+        };
+      }
+      if (route.websocket) {
+        // A WebSocket: no query, the requests are the client's frames (their schema), the answers the server's
+        op.description = `${doc ? `${doc}\n\n` : ""}A WebSocket (GET with Upgrade: websocket). Each text frame the client sends is one JSON request (the schema ${route.method.input.name}); each message the server sends is one text frame of JSON.`;
+        // OpenAPI has no words for a WebSocket's messages: an extension names the client frames' schema
+        op["x-websocket-client-frame"] = refOf(route.method.input);
+        op.responses = {
+          "101": { description: "Switching Protocols: the WebSocket" },
+          "426": { description: "Upgrade Required: the request was not a WebSocket upgrade", content: { "application/json": { schema: errorSchema } } },
+          default: { description: "Error (the upgrade was refused)", content: { "application/json": { schema: errorSchema } } },
+        };
+        (paths[path] ??= {})[httpMethod.toLowerCase()] = op;
+        continue;
+      }
       if (httpMethod === "GET") {
         op.parameters = [
           ...input.fields.map((f) => ({

@@ -1,5 +1,5 @@
 // The request path, composed in one place:
-//   HTTP request: [rate limit (API key and rate)] → limits → route (REST | /jsonRPC | SSE)
+//   HTTP request: [rate limit (API key and rate)] → limits → route (REST | /jsonRPC | SSE | WebSocket)
 //   each call:    [cache] → call
 // Stages in brackets are there when configured (--ratelimit, the answer cache). The request target is
 // parsed once before them (target.ts); the rate-limit stage comes first so that every request counts,
@@ -22,6 +22,7 @@ import { rateLimitStage } from "./stages/ratelimit.js";
 import { restEndpoint } from "./stages/rest.js";
 import { routeStage } from "./stages/route.js";
 import { sseEndpoint } from "./stages/sse.js";
+import type { WebSockets } from "./stages/websocket.js";
 import { compose, type Answer, type Call, type Exchange, type Handler, type Reply, type Stage } from "./stages/stage.js";
 
 export interface PipelineParts {
@@ -38,6 +39,9 @@ export interface PipelineParts {
   timeoutMs: number;
   maxBatch: number;
   delivery: Delivery;
+  /** Quiet time after which an event stream gets a keepalive comment, ms; 0: never. */
+  keepaliveMs: number;
+  webSockets: WebSockets;
 }
 
 export function pipeline(p: PipelineParts): Handler<Exchange, Reply | null> {
@@ -55,7 +59,8 @@ export function pipeline(p: PipelineParts): Handler<Exchange, Reply | null> {
     metrics: p.metrics,
     health: p.health,
     rest: restEndpoint({ call, classify, maxBody: p.maxBody }),
-    stream: sseEndpoint({ transports: p.transports, classify, delivery: p.delivery }),
+    stream: sseEndpoint({ transports: p.transports, classify, delivery: p.delivery, metrics: p.metrics, maxBody: p.maxBody, keepaliveMs: p.keepaliveMs }),
+    websocket: p.webSockets.endpoint,
     jsonRpc: jsonRpcEndpoint({ routes: p.routes, call, classify, maxBody: p.maxBody, maxBatch: p.maxBatch }),
   });
   return compose(stages, route);

@@ -1,7 +1,8 @@
 // The route table, built from the google.api.http annotations of the services'
 // descriptors: no per-endpoint code. Each service declares its envelope
 // (option tongate.options.v1.envelope): v2's {ok,result} or the plain JSON of v3
-// and the admin API. A server-streaming RPC is a stream route (served as SSE).
+// and the admin API. A server-streaming RPC is a stream route, served as SSE (on GET, or on POST with
+// the body "*"); a bidirectional one bound to GET is a WebSocket route.
 import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { Envelope, envelope } from "@tongate/proto/gen/tongate/options/v1/options_pb.js";
 import { conventionOf } from "@tongate/proto/json/conventions.js";
@@ -17,9 +18,10 @@ import { Jettons } from "@tongate/proto/gen/tongate/v3/jettons_pb.js";
 import { Nfts } from "@tongate/proto/gen/tongate/v3/nfts_pb.js";
 import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
 import { Utils } from "@tongate/proto/gen/tongate/v3/utils_pb.js";
+import { Streaming } from "@tongate/proto/gen/tongate/streaming/v2/streaming_pb.js";
 
-/** The public APIs' services: API v2, API v3 (one service per toncenter tag), the Emulate API and the admin API. */
-export const PUBLIC_APIS: DescService[] = [LiteProxy, Send, Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, Utils, Emulate, RateLimit];
+/** The public APIs' services: API v2, API v3 (one service per toncenter tag), the Emulate API, the Streaming API and the admin API. */
+export const PUBLIC_APIS: DescService[] = [LiteProxy, Send, Blockchain, Accounts, Actions, Jettons, Nfts, Stats, ApiV2, Utils, Emulate, Streaming, RateLimit];
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "@tongate/proto/gen/google/api/http_pb.js";
 
@@ -35,8 +37,10 @@ export interface Route {
   flavour: ApiFlavour;
   /** Name for /jsonRPC and metrics: the path's last segment. */
   name: string;
-  /** A server-streaming RPC: answered as Server-Sent Events (GET only, never by /jsonRPC). */
+  /** A server-streaming RPC: answered as Server-Sent Events (never by /jsonRPC). */
   stream: boolean;
+  /** A bidirectional RPC: a WebSocket (an upgrade of a GET), one text frame per message each way. */
+  websocket: boolean;
 }
 
 export interface RouteTable {
@@ -94,8 +98,7 @@ export function buildRoutes(services: DescService[], apis: DescService[] = PUBLI
   for (const service of services) {
     const declared = envelopeOf(service);
     for (const method of service.methods) {
-      if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") continue;
-      if (!hasOption(method, http)) continue;
+      if (method.methodKind === "client_streaming" || !hasOption(method, http)) continue;
       const rule = getOption(method, http);
       for (const b of bindings(rule)) {
         const p = b.pattern;
@@ -105,7 +108,10 @@ export function buildRoutes(services: DescService[], apis: DescService[] = PUBLI
         if (!declared) throw new Error(`${service.typeName} has HTTP routes but declares no envelope (option tongate.options.v1.envelope)`);
         const flavour = declared;
         const stream = method.methodKind === "server_streaming";
-        if (stream && p.case !== "get") throw new Error(`${method.name}: a server-streaming RPC is served as SSE on GET only (${path})`);
+        const websocket = method.methodKind === "bidi_streaming";
+        // An event stream's request is whole before it starts: the query, or the whole body.
+        if (stream && p.case === "post" && b.body !== "*") throw new Error(`${method.name}: a server-streaming RPC on POST takes the whole body (body: "*") (${path})`);
+        if (websocket && p.case !== "get") throw new Error(`${method.name}: a bidirectional RPC is a WebSocket, an upgrade of a GET (${path})`);
         const api = apiOf(path);
         const seen = byApi.get(api);
         if (seen && seen !== flavour) throw new Error(`${method.name}: ${path} answers in the ${flavour} envelope, other routes under ${api}/ in ${seen}`);
@@ -119,12 +125,13 @@ export function buildRoutes(services: DescService[], apis: DescService[] = PUBLI
           flavour,
           name: path.slice(path.lastIndexOf("/") + 1),
           stream,
+          websocket,
         };
         let methods = byPath.get(path);
         if (!methods) byPath.set(path, (methods = new Map()));
         if (methods.has(route.httpMethod)) throw new Error(`duplicate route ${route.httpMethod} ${path}`);
         methods.set(route.httpMethod, route);
-        if (flavour === "v2" && !stream && (route.httpMethod === "POST" || !byRpcName.has(route.name))) byRpcName.set(route.name, route);
+        if (flavour === "v2" && method.methodKind === "unary" && (route.httpMethod === "POST" || !byRpcName.has(route.name))) byRpcName.set(route.name, route);
       }
     }
   }

@@ -4,7 +4,7 @@ import type { Gateway } from "./gateway.js";
 
 export interface HttpServer {
   address: { host: string; port: number };
-  /** Stops accepting, lets requests in flight finish (up to graceMs), then closes. */
+  /** Stops accepting, closes the WebSockets (1001), lets requests in flight finish (up to graceMs), then closes. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -18,6 +18,7 @@ export async function listenGateway(gateway: Gateway, listen: { host: string; po
     },
     gateway.handle,
   );
+  server.on("upgrade", gateway.upgrade);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(listen.port, listen.host, () => resolve());
@@ -33,6 +34,7 @@ export async function listenGateway(gateway: Gateway, listen: { host: string; po
           resolve();
         });
         server.closeIdleConnections();
+        gateway.shutdown();
       }),
   };
 }

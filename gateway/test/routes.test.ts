@@ -8,6 +8,7 @@ import { Actions } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import { ApiV2 } from "@tongate/proto/gen/tongate/v3/apiv2_pb.js";
 import { Blockchain } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import { Stats } from "@tongate/proto/gen/tongate/v3/stats_pb.js";
+import { Streaming } from "@tongate/proto/gen/tongate/streaming/v2/streaming_pb.js";
 import { buildOpenApi } from "../src/openapi.js";
 import { buildRoutes, envelopeOf } from "../src/routes.js";
 
@@ -92,5 +93,29 @@ describe("API v3 by toncenter's tags", () => {
     expect(tagOf("/api/v3/topAccountsByBalance")).toEqual(["Stats"]);
     expect(tagOf("/api/v3/runGetMethod", "post")).toEqual(["API v2"]);
     expect(doc.tags.map((x) => x.name).sort()).toEqual(["API v2", "Accounts", "Actions and traces", "Blockchain data", "Stats"]);
+  });
+});
+
+describe("stream routes", () => {
+  it("the Streaming API routes: SSE on POST (the body) and GET, the WebSocket on GET, none of them a JSON-RPC method", () => {
+    const t = buildRoutes([Streaming, Ticks]);
+    expect(t.byPath.get("/api/streaming/v2/sse")!.get("POST")).toMatchObject({ stream: true, websocket: false, body: true, flavour: "v3" });
+    expect(t.byPath.get("/api/streaming/v2/sse")!.get("GET")).toMatchObject({ stream: true, websocket: false });
+    expect(t.byPath.get("/api/streaming/v2/ws")!.get("GET")).toMatchObject({ stream: false, websocket: true });
+    expect(t.byPath.get("/api/test/v1/echo")!.get("GET")).toMatchObject({ websocket: true });
+    expect([...t.byRpcName.keys()]).toEqual([]);
+  });
+
+  it("OpenAPI documents SSE routes as text/event-stream and the WebSocket as an upgrade with its frames' schema", () => {
+    const doc = buildOpenApi(buildRoutes([Streaming]), "v3") as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown> } };
+    const sse = doc.paths["/api/streaming/v2/sse"]!;
+    expect(Object.keys(sse).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(sse.post.responses["200"].content)).toEqual(["text/event-stream"]);
+    expect(sse.post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/streaming_v2_SseRequest" });
+    expect(sse.get.parameters.map((p: { name: string }) => p.name)).toContain("Last-Event-ID");
+    const ws = doc.paths["/api/streaming/v2/ws"]!.get;
+    expect(Object.keys(ws.responses)).toEqual(["101", "426", "default"]);
+    expect(ws["x-websocket-client-frame"]).toEqual({ $ref: "#/components/schemas/streaming_v2_WsRequest" });
+    expect(doc.components.schemas.streaming_v2_WsRequest).toBeDefined();
   });
 });

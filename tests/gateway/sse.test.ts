@@ -17,7 +17,8 @@ let overGrpc: { url: string; server: HttpServer; gateway: Gateway };
 let grpc: GrpcServer;
 
 async function gatewayOf(transport: ReturnType<typeof inProcessTransport>) {
-  const gateway = new Gateway({ log, upstreams: [{ service: Ticks, transport }] });
+  // A one-second keepalive, so that a test sees it.
+  const gateway = new Gateway({ log, upstreams: [{ service: Ticks, transport }], streamKeepaliveMs: 1000 });
   const server = await listenGateway(gateway, { host: "127.0.0.1", port: 0 });
   return { url: `http://127.0.0.1:${server.address.port}`, server, gateway };
 }
@@ -33,6 +34,31 @@ afterAll(async () => {
   await Promise.all([inProcess?.server.close(500), overGrpc?.server.close(500)]);
   await grpc?.close();
 });
+
+/** The events of an SSE body as written: each field's lines (comments, id, event, data). */
+function rawEventsOf(text: string): string[][] {
+  return text
+    .split("\n\n")
+    .filter((e) => e.trim())
+    .map((e) => e.split("\n"));
+}
+
+/** Reads an SSE body until `enough` says so (or it ends); the client then goes away. */
+async function readUntil(res: Response, enough: (text: string) => boolean, ac?: AbortController): Promise<string> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!enough(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  ac?.abort();
+  return text;
+}
+
+const postJson = (url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body), signal });
 
 /** The events of an SSE body: `data` parsed as JSON, with the event's name. */
 function eventsOf(text: string): { event: string; data: any }[] {
@@ -128,6 +154,74 @@ describe.each([
   }, 40_000);
 });
 
+describe.each([
+  ["in process", () => inProcess, local],
+  ["over gRPC", () => overGrpc, remote],
+] as const)("SSE with stream parts %s", (_, target, state) => {
+  it("POST: the body is the request; each message's parts are its id:, event: and data: lines", async () => {
+    const res = await postJson(`${target().url}/api/test/v1/events`, { count: 3 });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(rawEventsOf(await res.text())).toEqual([
+      ["id: 1", "event: tick", 'data: {"n":1}'],
+      ["id: 2", "event: tick", 'data: {"n":2}'],
+      ["id: 3", "event: tick", 'data: {"n":3}'],
+    ]);
+  });
+
+  it("data with line breaks is several data: lines; a message field is its rendered JSON", async () => {
+    const text = await (await postJson(`${target().url}/api/test/v1/events`, { count: 2, text: "one\ntwo\r\nthree" })).text();
+    expect(rawEventsOf(text)).toEqual([
+      ["id: 1", "event: tick", "data: one", "data: two", "data: three"],
+      ["id: 2", "event: tick", 'data: {"n":2}'],
+    ]);
+    const asMessage = await (await fetch(`${target().url}/api/test/v1/events?count=1&as_message=true`)).text();
+    expect(rawEventsOf(asMessage)).toEqual([["id: 1", "event: tick", 'data: {"n":"1","pad":""}']]);
+  });
+
+  it("the Last-Event-ID header reaches the request, on GET and on POST (where it replaces the body's value)", async () => {
+    const get = await (await fetch(`${target().url}/api/test/v1/events?count=1`, { headers: { "last-event-id": "41" } })).text();
+    expect(rawEventsOf(get)[0]![0]).toBe("id: 42");
+    const post = await (await postJson(`${target().url}/api/test/v1/events`, { count: 1, last_event_id: "7" }, { "Last-Event-ID": "99" })).text();
+    expect(rawEventsOf(post)[0]![0]).toBe("id: 100");
+    expect(state.lastEventIds!.slice(-2)).toEqual(["41", "99"]);
+  });
+
+  it("a bad POST body is a 4xx JSON answer before any stream", async () => {
+    for (const [body, status, word] of [
+      ["{not json", 422, "not valid JSON"],
+      [{ count: "many" }, 422, "count"],
+      [{ count: 1, surprise: true }, 422, "surprise"],
+      [{ last_event_id: "x1" }, 422, "last_event_id"],
+    ] as const) {
+      const res = await postJson(`${target().url}/api/test/v1/events`, body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.headers.get("content-type")).toContain("application/json");
+      const answer = (await res.json()) as { error: string };
+      expect(Object.keys(answer)).toEqual(["error"]);
+      expect(answer.error).toContain(word);
+    }
+    const bad = await fetch(`${target().url}/api/test/v1/events`, { headers: { "last-event-id": "not a number" } });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { error: string }).error).toContain("Last-Event-ID");
+  });
+
+  it("a quiet stream gets a keepalive comment after every interval without a write", async () => {
+    const ac = new AbortController();
+    const started = Date.now();
+    const res = await postJson(`${target().url}/api/test/v1/events`, { count: 2, interval_ms: 2500 }, {}, ac.signal);
+    const text = await readUntil(res, (t) => t.split(": keepalive\n\n").length > 2, ac);
+    // Two quiet seconds before the first event: a comment after each.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(text.startsWith(": keepalive\n\n: keepalive\n\n")).toBe(true);
+  });
+
+  it("the service sees who is asking in x-tongate-client (the client's address without rate limiting)", async () => {
+    await (await postJson(`${target().url}/api/test/v1/events`, { count: 1 }, { "x-tongate-client": "key:forged" })).text();
+    expect(state.clients!.at(-1)).toBe("ip:127.0.0.1");
+  });
+});
+
 it("the transports' interceptors count the calls in the gateway's /metrics, in process and over gRPC alike", async () => {
   const text = await (await fetch(`${inProcess.url}/metrics`)).text();
   for (const side of ["in-process", "grpc-client", "grpc-server"]) {
@@ -135,7 +229,20 @@ it("the transports' interceptors count the calls in the gateway's /metrics, in p
   }
 });
 
-it("stream routes stay out of the OpenAPI documents", async () => {
+it("stream routes outside the public APIs stay out of the OpenAPI documents", async () => {
   const v3 = await (await fetch(`${inProcess.url}/api/v3/openapi.json`)).json();
   expect(JSON.stringify(v3)).not.toContain("/api/test/");
+});
+
+it("/metrics counts the open streams and their messages by route", async () => {
+  const ac = new AbortController();
+  const res = await fetch(`${inProcess.url}/api/test/v1/events?count=0&interval_ms=50`, { signal: ac.signal });
+  await readUntil(res, (t) => t.includes("id: 2"));
+  const during = await (await fetch(`${inProcess.url}/metrics`)).text();
+  expect(during).toMatch(/tongate_http_streams_open\{route="\/api\/test\/v1\/events",kind="sse"\} 1/);
+  expect(during).toMatch(/tongate_http_stream_frames_total\{route="\/api\/test\/v1\/events",direction="out"\} [1-9]/);
+  ac.abort();
+  await until(() => local.open === 0);
+  const after = await (await fetch(`${inProcess.url}/metrics`)).text();
+  expect(after).toMatch(/tongate_http_streams_open\{route="\/api\/test\/v1\/events",kind="sse"\} 0/);
 });

@@ -5,6 +5,7 @@
 // body is read). The address is the socket peer, or, when the peer is a trusted
 // proxy, the rightmost X-Forwarded-For entry that is not a trusted proxy itself:
 // entries left of it were written by the client and prove nothing.
+import { createHash } from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import type { IncomingMessage } from "node:http";
 import { ConfigError } from "@tongate/runtime";
@@ -82,3 +83,21 @@ export class ClientAddresses {
 
 /** "::ffff:1.2.3.4" (an IPv4 peer of a dual-stack socket) → "1.2.3.4". */
 const unmapped = (address: string) => (address.startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address);
+
+/** The request header that tells a service who is asking (forwardedClient); one a client sends is never forwarded. */
+export const CLIENT_HEADER = "x-tongate-client";
+
+/**
+ * Who is asking, as services see it in the CLIENT_HEADER of every call the gateway makes: `key:<id>`
+ * (the public id of the API key, as the RateLimit service lists it — the secret never leaves the
+ * gateway) or `ip:<address>` when keyless. A service keeps its own per-client limits by it (the
+ * streaming service's connections per client). Without rate limiting keys are not checked, so a
+ * made-up key would be a new client at will: the address alone counts then.
+ */
+export function forwardedClient(client: ClientIdentity | undefined, peer: string): string {
+  if (client?.apiKey) return `key:${keyIdOf(client.apiKey)}`;
+  return `ip:${client?.address ?? unmapped(peer)}`;
+}
+
+/** The public id of an API key: the RateLimit service's (the first 12 hex digits of its SHA-256). */
+export const keyIdOf = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex").slice(0, 12);

@@ -14,6 +14,7 @@ import { refusal, type Classify } from "./errors.js";
 import { JSON_RPC_PATH } from "./ratelimit.js";
 import { cacheMark } from "./rest.js";
 import type { Answer, Call, Exchange, Handler, Reply } from "./stage.js";
+import { clientOf } from "./target.js";
 
 /** The longest string `id` echoed, characters. */
 export const MAX_RPC_ID = 256;
@@ -45,7 +46,7 @@ export function rpcEchoOf(c: Record<string, JsonValue>): { echo: RpcEcho; proble
 const BATCH_SLICE_MS = 5;
 
 export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Answer>; classify: Classify; maxBody: number; maxBatch: number }): Handler<Exchange, Reply> {
-  const one = async (call: unknown): Promise<Reply> => {
+  const one = async (call: unknown, client: string): Promise<Reply> => {
     if (call === null || typeof call !== "object" || Array.isArray(call)) {
       return { status: 422, body: errorBody("v2", 422, "a JSON-RPC call must be an object {jsonrpc, id, method, params}", "_", NO_ID), route: JSON_RPC_PATH };
     }
@@ -68,7 +69,7 @@ export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Ans
     for (const k of EDGE_KEYS) delete params[k];
     try {
       const input = parseBody(route.method.input, params, { rejectUnknown: false });
-      const { result, cached } = await o.call({ route, input });
+      const { result, cached } = await o.call({ route, input, client });
       return { status: 200, body: successBody("v2", result, cacheMark(extra ?? newExtra(), cached), echo), route: JSON_RPC_PATH };
     } catch (err) {
       const { status, message } = o.classify(err, route);
@@ -76,7 +77,7 @@ export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Ans
     }
   };
 
-  const answer = async (body: unknown): Promise<Reply> => {
+  const answer = async (body: unknown, client: string): Promise<Reply> => {
     if (Array.isArray(body)) {
       if (body.length === 0) return refusal("v2", 422, "an empty JSON-RPC batch", JSON_RPC_PATH);
       if (body.length > o.maxBatch) return refusal("v2", 422, `a JSON-RPC batch may hold at most ${o.maxBatch} calls, got ${body.length}`, JSON_RPC_PATH);
@@ -90,14 +91,14 @@ export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Ans
           await nextTurn();
           slice = performance.now();
         }
-        const reply = one(call);
+        const reply = one(call, client);
         reply.catch(() => undefined); // handled by Promise.all below, not an unhandled rejection meanwhile
         started.push(reply);
       }
       const replies = await Promise.all(started);
       return { status: 200, body: replies.map((r) => r.body), route: JSON_RPC_PATH };
     }
-    return one(body);
+    return one(body, client);
   };
 
   /** A refused /jsonRPC request: the error in the JSON-RPC envelope of each call (id and jsonrpc echoed). */
@@ -120,11 +121,11 @@ export function jsonRpcEndpoint(o: { routes: RouteTable; call: Handler<Call, Ans
       const { status, message } = o.classify(err, undefined);
       failed = { status, body: errorBody("v2", status, message, "_", NO_ID), route: JSON_RPC_PATH };
     }
-    if (!x.admit) return failed ?? answer(body);
+    if (!x.admit) return failed ?? answer(body, clientOf(x));
     const calls = Array.isArray(body) && body.length > 0 && body.length <= o.maxBatch ? body.length : 1;
     const admission = await x.admit(calls);
     if (admission.status) return { ...refused(body, admission), headers: admission.headers };
-    const reply = failed ?? (await answer(body));
+    const reply = failed ?? (await answer(body, clientOf(x)));
     return { ...reply, headers: admission.headers };
   };
 }

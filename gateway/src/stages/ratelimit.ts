@@ -43,12 +43,12 @@ export function rateLimitStage(o: { limiter: RateLimiter; docs: ApiDocs; metrics
       if (err instanceof IdentityError) return refusal(x.flavour, err.status, err.message, "ratelimit");
       throw err;
     }
-    if (x.path === JSON_RPC_PATH && x.method === "POST") return next({ ...x, admit: (cost) => admit(client, cost) });
+    if (x.path === JSON_RPC_PATH && x.method === "POST") return next({ ...x, client, admit: (cost) => admit(client, cost) });
     const admitting = admit(client, 1);
     // Most requests are decided from the lease at hand: no await (and no turn of the event loop) for them.
     const admission = admitting instanceof Promise ? await admitting : admitting;
     if (admission.status) return { ...refusal(x.flavour, admission.status, admission.message, "ratelimit"), headers: admission.headers };
-    const reply = await next({ ...x, headers: admission.headers });
+    const reply = await next({ ...x, client, headers: admission.headers });
     if (reply) reply.headers = admission.headers;
     return reply;
   };

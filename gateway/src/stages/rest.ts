@@ -8,6 +8,7 @@ import { EDGE_KEYS, readJsonBody } from "./body.js";
 import type { Classify } from "./errors.js";
 import type { Endpoint } from "./route.js";
 import type { Answer, Call, Exchange, Handler } from "./stage.js";
+import { clientOf } from "./target.js";
 
 /** Parses a route's input from the query (GET) or the JSON body (POST); `extra`: the client's @extra. */
 export async function inputOf(x: Exchange, route: Route, maxBody: number, seen: { extra?: string }): Promise<Message> {
@@ -28,7 +29,7 @@ export function restEndpoint(o: { call: Handler<Call, Answer>; classify: Classif
     const seen: { extra?: string } = {};
     try {
       const input = await inputOf(x, route, o.maxBody, seen);
-      const { result, cached, rendered } = await o.call({ route, input });
+      const { result, cached, rendered } = await o.call({ route, input, client: clientOf(x) });
       // only a bare (v3) answer comes rendered: it is the whole body
       if (rendered && route.flavour === "v3") return { status: 200, body: null, rendered, route: route.path };
       return { status: 200, body: successBody(route.flavour, result, cacheMark(seen.extra ?? newExtra(), cached)), route: route.path };

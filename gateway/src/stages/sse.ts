@@ -1,21 +1,27 @@
-// A server-streaming RPC served as Server-Sent Events (text/event-stream): one `data:` line of JSON per
-// message (its rendered result, no envelope), written as it comes; a failure after the start is an
-// `event: error` with {"error","code"}. The client going away cancels the call. A slow client holds the
-// stream: no next message is asked of the service while the socket's buffer is full, so memory stays
-// bounded by one message plus the socket's high-water mark; a client that takes nothing within the send
-// timeout is dropped. Input errors answer as REST does.
+// A server-streaming RPC served as Server-Sent Events (text/event-stream), on GET (its request from the
+// query) or on POST (from the JSON body); a header a field declares (json.header: Last-Event-ID)
+// replaces the field's value either way. Each response message is one event, written as it comes: its
+// stream parts (stream-parts.ts) as `id:`, `event:` and `data:` lines, or a message without parts as
+// one `data:` line of its rendered JSON. A failure after the start is an `event: error` with
+// {"error","code"}. A comment line (`: keepalive`) after every keepalive interval without a write keeps
+// proxies and clients from taking a quiet stream for a dead one. The client going away cancels the call.
+// A slow client holds the stream: no next message is asked of the service while the socket's buffer is
+// full, so memory stays bounded by one message plus the socket's high-water mark; a client that takes
+// nothing within the send timeout is dropped. Input errors answer as REST does, before the stream.
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { DescMethodServerStreaming, DescService, Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
-import { renderResult } from "@tongate/proto/json/render.js";
 import type { Delivery } from "../delivery.js";
 import { boundedMessage, errorBody, newExtra } from "../envelope.js";
+import type { GatewayMetrics } from "../metrics.js";
+import { eventParts, sseEvent } from "../stream-parts.js";
 import type { Classify } from "./errors.js";
 import { CORS } from "./limits.js";
 import { inputOf } from "./rest.js";
 import type { Endpoint } from "./route.js";
+import { callHeaders, clientOf } from "./target.js";
 
 const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
@@ -23,11 +29,24 @@ const SSE_HEADERS = {
   "x-accel-buffering": "no",
 };
 
+const KEEPALIVE = ": keepalive\n\n";
+
 async function* one<T>(m: T): AsyncIterable<T> {
   yield m;
 }
 
-export function sseEndpoint(o: { transports: Map<DescService, Transport>; classify: Classify; delivery: Delivery }): Endpoint {
+export interface SseOptions {
+  transports: Map<DescService, Transport>;
+  classify: Classify;
+  delivery: Delivery;
+  metrics: GatewayMetrics;
+  /** Largest POST body accepted, bytes. */
+  maxBody: number;
+  /** Quiet time after which a keepalive comment is written, ms; 0: never. */
+  keepaliveMs: number;
+}
+
+export function sseEndpoint(o: SseOptions): Endpoint {
   /** Waits for the socket to take what is buffered; a client that does not read within the send timeout is dropped (which ends the stream). */
   const drained = async (res: ServerResponse, socket: Socket, signal: AbortSignal) => {
     const timer = setTimeout(() => o.delivery.drop(socket, "send_timeout"), o.delivery.sendTimeoutMs);
@@ -41,7 +60,7 @@ export function sseEndpoint(o: { transports: Map<DescService, Transport>; classi
     const seen: { extra?: string } = {};
     let input: Message;
     try {
-      input = await inputOf(x, route, 0, seen);
+      input = await inputOf(x, route, o.maxBody, seen);
     } catch (err) {
       const { status, message } = o.classify(err, route);
       return { status, body: errorBody(route.flavour, status, message, seen.extra ?? newExtra()), route: route.path };
@@ -62,14 +81,27 @@ export function sseEndpoint(o: { transports: Map<DescService, Transport>; classi
     res.writeHead(200, { ...SSE_HEADERS, ...CORS, ...x.headers });
     res.flushHeaders();
     x.req.socket.setNoDelay(true);
+    const counted = o.metrics.streamOpened(route.path, "sse");
+    // Restarted by every write: it fires only after a quiet interval. Nothing is added to a socket that has not taken what it holds.
+    const keepalive =
+      o.keepaliveMs > 0
+        ? setTimeout(function beat() {
+            if (!res.writableNeedDrain && !res.destroyed) res.write(KEEPALIVE);
+            keepalive?.refresh();
+          }, o.keepaliveMs)
+        : undefined;
+    keepalive?.unref();
     let it: AsyncIterator<Message> | undefined;
     try {
-      const answer = await Promise.race([o.transports.get(route.service)!.stream(method, ac.signal, undefined, undefined, one(input)), aborted]);
+      const answer = await Promise.race([o.transports.get(route.service)!.stream(method, ac.signal, undefined, callHeaders(clientOf(x)), one(input)), aborted]);
       it = answer.message[Symbol.asyncIterator]();
       for (;;) {
         const r = await Promise.race([it.next(), aborted]);
         if (r.done) break;
-        if (!res.write(`data: ${JSON.stringify(renderResult(method.output, r.value))}\n\n`)) await drained(res, socket, ac.signal);
+        const written = res.write(sseEvent(eventParts(method.output, r.value)));
+        keepalive?.refresh();
+        counted.sent();
+        if (!written) await drained(res, socket, ac.signal);
       }
       res.end();
     } catch (err) {
@@ -78,6 +110,8 @@ export function sseEndpoint(o: { transports: Map<DescService, Transport>; classi
         res.end(`event: error\ndata: ${JSON.stringify({ error: boundedMessage(message), code: status })}\n\n`);
       }
     } finally {
+      clearTimeout(keepalive);
+      counted.closed();
       res.off("close", gone);
       if (!ac.signal.aborted) ac.abort(new ConnectError("the stream ended", Code.Canceled));
       void it?.return?.()?.catch(() => {});

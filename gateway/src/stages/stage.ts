@@ -4,7 +4,9 @@
 //   an HTTP request:  Exchange → Reply   (rate limit, limits, route; pipeline.ts composes them)
 //   one service call: Call → Answer      (cache, call; REST, /jsonRPC and SSE share it)
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { JsonValue, Message } from "@bufbuild/protobuf";
+import type { ClientIdentity } from "../ratelimit/client-identity.js";
 import type { Admission } from "../ratelimit/limiter.js";
 import type { ApiFlavour, Route } from "../routes.js";
 
@@ -33,6 +35,10 @@ export interface Exchange {
   readonly admit?: (cost: number) => Admission | Promise<Admission>;
   /** Response headers of earlier stages (the rate limit's), for an endpoint that writes its own head (SSE). */
   readonly headers?: Record<string, string>;
+  /** Who is asking, as the rate-limit stage identified the client (unset without rate limiting). */
+  readonly client?: ClientIdentity;
+  /** An HTTP upgrade (a WebSocket): the connection and the bytes after its head; the answer to a refusal is still `res`. */
+  readonly upgrade?: { readonly socket: Socket; readonly head: Buffer };
 }
 
 /** The answer to one HTTP request; null when a stage wrote it itself (metrics, docs). */
@@ -44,12 +50,16 @@ export interface Reply {
   /** The route label of metrics and logs. */
   route: string;
   headers?: Record<string, string>;
+  /** The connection became a WebSocket: nothing is written, it is the WebSocket's. */
+  upgraded?: boolean;
 }
 
 /** One unary service call. */
 export interface Call {
   readonly route: Route;
   readonly input: Message;
+  /** Who is asking, for the service (forwardedClient). */
+  readonly client: string;
 }
 
 /** A call's rendered result; `cached` when the answer cache held it (no service call then). */

@@ -1,6 +1,7 @@
 // The request target, parsed once before the stages: path and query split, the path made canonical,
 // the API flavour of its envelope (from the route table, which reads the services' envelope option).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CLIENT_HEADER, forwardedClient } from "../ratelimit/client-identity.js";
 import type { RouteTable } from "../routes.js";
 import type { Exchange } from "./stage.js";
 
@@ -24,6 +25,12 @@ export function exchangeOf(req: IncomingMessage, res: ServerResponse, routes: Ro
   }
   return { req, res, url, method: req.method ?? "GET", rawPath, query: qi < 0 ? "" : url.slice(qi + 1), path, flavour: routes.flavourOf(path ?? rawPath) };
 }
+
+/** Who is asking, as the services are told (forwardedClient). */
+export const clientOf = (x: Exchange): string => forwardedClient(x.client, x.req.socket.remoteAddress ?? "");
+
+/** The request headers of a service call for the client `client` (clientOf). */
+export const callHeaders = (client: string): Record<string, string> => ({ [CLIENT_HEADER]: client });
 
 /** The most characters of a request target a log line shows. */
 const MAX_LOGGED_URL = 256;
