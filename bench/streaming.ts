@@ -68,7 +68,8 @@ console.log(`bench:streaming on ${t.url}: ${BLOCKS} blocks, ${MESSAGES} messages
 {
   const g = net.genesis.wallets[0]!;
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: g.keyPair.publicKey });
-  const seqno = Number((await (await fetch(`${t.url}/api/v2/getWalletInformation?address=${wallet.address.toString()}`)).json()).result.seqno ?? 0);
+  const info = (await (await fetch(`${t.url}/api/v2/getWalletInformation?address=${wallet.address.toString()}`)).json()) as Json;
+  const seqno = Number(info.result.seqno ?? 0);
   const sub = await SseClient.open(sse, { types: ["transactions"], addresses: [raw(wallet.address)], min_finality: "pending" });
   await sub.waitFor((e) => e.event === "connected");
   const validUntil = Math.floor(Date.now() / 1000) + 3600;
