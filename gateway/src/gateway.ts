@@ -21,6 +21,7 @@ import { RateLimiter, type RateLimitOptions } from "./ratelimit/limiter.js";
 import { buildRoutes, type RouteTable } from "./routes.js";
 import { Delivery } from "./delivery.js";
 import { refusal } from "./stages/errors.js";
+import { siteDocument, type SiteInfo } from "./stages/site.js";
 import { CORS } from "./stages/limits.js";
 import type { Exchange, Handler, Reply } from "./stages/stage.js";
 import { exchangeOf, loggedUrl } from "./stages/target.js";
@@ -55,6 +56,8 @@ export interface GatewayOptions {
   sendTimeoutMs?: number;
   /** Bytes of answers one connection may leave unread (a pipelining client that does not read); past it the client is dropped. */
   maxUnreadBytes?: number;
+  /** What the page at the gateway's root shows of this tongate (GET /api/tongate/v1/site); without it, network "custom". */
+  site?: SiteInfo;
 }
 
 export class Gateway {
@@ -98,6 +101,7 @@ export class Gateway {
       timeoutMs,
       maxBatch: opts.maxBatch ?? 100,
       delivery,
+      site: () => siteDocument(opts.site ?? { network: "custom", version: "" }, this.routes, opts.upstreams.map((u) => u.service)),
     });
   }
 

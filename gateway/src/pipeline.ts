@@ -1,9 +1,9 @@
 // The request path, composed in one place:
-//   HTTP request: [rate limit (API key and rate)] → limits → route (REST | /jsonRPC | SSE)
+//   HTTP request: site → [rate limit (API key and rate)] → limits → route (REST | /jsonRPC | SSE)
 //   each call:    [cache] → call
 // Stages in brackets are there when configured (--ratelimit, the answer cache). The request target is
 // parsed once before them (target.ts); the rate-limit stage comes first so that every request counts,
-// a malformed or over-long one too.
+// a malformed or over-long one too; only the page's own files (site.ts) are answered before it.
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { Logger, ServiceHealth } from "@tongate/runtime";
@@ -21,6 +21,7 @@ import { limitsStage } from "./stages/limits.js";
 import { rateLimitStage } from "./stages/ratelimit.js";
 import { restEndpoint } from "./stages/rest.js";
 import { routeStage } from "./stages/route.js";
+import { siteStage, type SiteDocument } from "./stages/site.js";
 import { sseEndpoint } from "./stages/sse.js";
 import { compose, type Answer, type Call, type Exchange, type Handler, type Reply, type Stage } from "./stages/stage.js";
 
@@ -38,6 +39,8 @@ export interface PipelineParts {
   timeoutMs: number;
   maxBatch: number;
   delivery: Delivery;
+  /** The site document the page at the root reads. */
+  site: () => SiteDocument;
 }
 
 export function pipeline(p: PipelineParts): Handler<Exchange, Reply | null> {
@@ -46,7 +49,7 @@ export function pipeline(p: PipelineParts): Handler<Exchange, Reply | null> {
   if (p.cache) callStages.push(cacheStage(p.cache, p.metrics));
   const call = compose(callStages, callService(p.transports, p.timeoutMs));
 
-  const stages: Stage<Exchange, Reply | null>[] = [];
+  const stages: Stage<Exchange, Reply | null>[] = [siteStage({ document: p.site })];
   if (p.limiter) stages.push(rateLimitStage({ limiter: p.limiter, docs: p.docs, metrics: p.metrics, classify }));
   stages.push(limitsStage({ maxUrl: p.maxUrl }));
   const route = routeStage({
