@@ -17,11 +17,11 @@ import { AnswerCache, type AnswerCacheOptions } from "./cache.js";
 import { ApiDocs } from "./docs.js";
 import { GatewayMetrics } from "./metrics.js";
 import { pipeline } from "./pipeline.js";
+import { siteDocument, type SiteInfo } from "./stages/site.js";
 import { RateLimiter, type RateLimitOptions } from "./ratelimit/limiter.js";
 import { buildRoutes, type RouteTable } from "./routes.js";
 import { Delivery } from "./delivery.js";
 import { refusal } from "./stages/errors.js";
-import { siteDocument, type SiteInfo } from "./stages/site.js";
 import { CORS } from "./stages/limits.js";
 import type { Exchange, Handler, Reply } from "./stages/stage.js";
 import { exchangeOf, loggedUrl } from "./stages/target.js";
@@ -35,6 +35,8 @@ export interface Upstream {
 
 export interface GatewayOptions {
   upstreams: Upstream[];
+  /** What the page at the gateway's root shows of this tongate (GET /api/tongate/v1/site); without it, network "custom". */
+  site?: SiteInfo;
   log: Logger;
   /** Largest request body accepted, bytes (toncenter: 1 MiB). */
   maxBodyBytes?: number;
@@ -56,8 +58,6 @@ export interface GatewayOptions {
   sendTimeoutMs?: number;
   /** Bytes of answers one connection may leave unread (a pipelining client that does not read); past it the client is dropped. */
   maxUnreadBytes?: number;
-  /** What the page at the gateway's root shows of this tongate (GET /api/tongate/v1/site); without it, network "custom". */
-  site?: SiteInfo;
 }
 
 export class Gateway {
@@ -88,6 +88,7 @@ export class Gateway {
       limiter = new RateLimiter(upstream.transport, opts.rateLimit, timeoutMs);
     }
     this.serve = pipeline({
+      site: () => siteDocument(opts.site ?? { network: "custom", version: "" }, this.routes, opts.upstreams.map((u) => u.service)),
       log: opts.log,
       routes: this.routes,
       docs: new ApiDocs(this.routes),
@@ -101,7 +102,6 @@ export class Gateway {
       timeoutMs,
       maxBatch: opts.maxBatch ?? 100,
       delivery,
-      site: () => siteDocument(opts.site ?? { network: "custom", version: "" }, this.routes, opts.upstreams.map((u) => u.service)),
     });
   }
 

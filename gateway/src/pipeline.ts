@@ -1,9 +1,10 @@
 // The request path, composed in one place:
-//   HTTP request: site → [rate limit (API key and rate)] → limits → route (REST | /jsonRPC | SSE)
+//   HTTP request: [rate limit (API key and rate)] → limits → route (REST | /jsonRPC | SSE)
 //   each call:    [cache] → call
 // Stages in brackets are there when configured (--ratelimit, the answer cache). The request target is
 // parsed once before them (target.ts); the rate-limit stage comes first so that every request counts,
-// a malformed or over-long one too; only the page's own files (site.ts) are answered before it.
+// a malformed or over-long one too.
+// Before them all, the site: the page at the root and its files (site.ts), answered without counting.
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { Logger, ServiceHealth } from "@tongate/runtime";
@@ -19,14 +20,16 @@ import { classifier } from "./stages/errors.js";
 import { jsonRpcEndpoint } from "./stages/jsonrpc.js";
 import { limitsStage } from "./stages/limits.js";
 import { rateLimitStage } from "./stages/ratelimit.js";
+import { siteStage, type SiteDocument } from "./stages/site.js";
 import { restEndpoint } from "./stages/rest.js";
 import { routeStage } from "./stages/route.js";
-import { siteStage, type SiteDocument } from "./stages/site.js";
 import { sseEndpoint } from "./stages/sse.js";
 import { compose, type Answer, type Call, type Exchange, type Handler, type Reply, type Stage } from "./stages/stage.js";
 
 export interface PipelineParts {
   log: Logger;
+  /** The site document the page at the root reads. */
+  site: () => SiteDocument;
   routes: RouteTable;
   docs: ApiDocs;
   metrics: GatewayMetrics;
@@ -39,8 +42,6 @@ export interface PipelineParts {
   timeoutMs: number;
   maxBatch: number;
   delivery: Delivery;
-  /** The site document the page at the root reads. */
-  site: () => SiteDocument;
 }
 
 export function pipeline(p: PipelineParts): Handler<Exchange, Reply | null> {
