@@ -112,7 +112,10 @@ function wireForms() {
   $("account-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const a = $("account-address").value.trim();
-    location.hash = `account=${encodeURIComponent(a)}`;
+    const hash = `#account=${encodeURIComponent(a)}`;
+    // the same address again: no hashchange, so read it again here (it may hold more by now)
+    if (location.hash === hash) showAccount(a);
+    else location.hash = hash;
   });
   $("watch-button").addEventListener("click", () => watch($("account-address").value.trim()));
 }
@@ -193,7 +196,7 @@ function showBlock(n) {
 function showTrace(n, id) {
   const key = `${n.type}:${n.trace_external_hash_norm}`;
   const book = n.address_book;
-  const lines = n.type === "actions" ? n.actions.map((a) => h("div", {}, describeAction(a, book))) : n.transactions.map((t) => h("div", { class: "mono" }, `${short(friendly(t.account, book))} lt ${t.lt} ${t.description?.aborted ? "(aborted)" : ""}`));
+  const lines = n.type === "actions" ? n.actions.map((a) => h("div", {}, describeAction(a, book, n.metadata))) : n.transactions.map((t) => h("div", { class: "mono" }, `${short(friendly(t.account, book))} lt ${t.lt} ${t.description?.aborted ? "(aborted)" : ""}`));
   const li = h(
     "li",
     { "data-key": key, "data-trace": n.trace_external_hash_norm, "data-type": n.type, "data-finality": n.finality },
@@ -208,16 +211,29 @@ function showTrace(n, id) {
   else prepend($("traces"), li, MAX_TRACES);
 }
 
-function describeAction(a, book) {
+function describeAction(a, book, metadata) {
   const d = a.details ?? {};
   const who = (raw) => short(friendly(raw, book));
+  const jettons = (amount, asset) => {
+    const info = tokenInfo(metadata, asset);
+    const decimals = Number(info?.extra?.decimals ?? info?.decimals);
+    return `${units(amount, Number.isInteger(decimals) ? decimals : 0)} ${info?.symbol || who(asset)}`;
+  };
   switch (a.type) {
     case "ton_transfer":
       return `ton_transfer ${ton(d.value)} ${who(d.source)} → ${who(d.destination)}${d.comment ? ` “${d.comment}”` : ""}`;
     case "jetton_transfer":
-      return `jetton_transfer ${units(d.amount, 0)} of ${who(d.asset)} ${who(d.sender)} → ${who(d.receiver)}`;
+      return `jetton_transfer ${jettons(d.amount, d.asset)} ${who(d.sender)} → ${who(d.receiver)}`;
     case "nft_transfer":
       return `nft_transfer ${who(d.nft_item)} ${who(d.old_owner)} → ${who(d.new_owner)}`;
+    case "jetton_mint":
+      return `jetton_mint ${jettons(d.amount, d.asset)} to ${who(d.receiver)}`;
+    case "jetton_burn":
+      return `jetton_burn ${jettons(d.amount, d.asset)} by ${who(d.owner)}`;
+    case "nft_mint":
+      return `nft_mint ${who(d.nft_item)} to ${who(d.owner)}`;
+    case "contract_deploy":
+      return `contract_deploy ${who(d.destination)}`;
     default:
       return `${a.type}${a.success === false ? " (failed)" : ""}`;
   }
@@ -270,7 +286,7 @@ async function showAccount(address) {
     $("account-balance").textContent = ton(acc?.balance ?? "0");
     showJettons(jettons);
     showNfts(nfts);
-    $("account-actions").replaceChildren(...actions.actions.map((a) => h("li", {}, describeAction(a, actions.address_book), h("div", { class: "meta" }, time(a.start_utime)))));
+    $("account-actions").replaceChildren(...actions.actions.map((a) => h("li", {}, describeAction(a, actions.address_book, actions.metadata), h("div", { class: "meta" }, time(a.start_utime)))));
     if (actions.actions.length === 0) $("account-actions").append(h("li", {}, "No actions indexed yet."));
     $("account-view").hidden = false;
     message.textContent = "";

@@ -37,7 +37,7 @@ export class StreamClient {
 
   params() {
     const s = this.sub;
-    return { types: s.types, addresses: s.addresses, min_finality: s.minFinality ?? "pending", include_address_book: true };
+    return { types: s.types, addresses: s.addresses, min_finality: s.minFinality ?? "pending", include_address_book: true, include_metadata: true };
   }
 
   openSse() {
