@@ -116,7 +116,7 @@ describe("the site document", () => {
     expect(JSON.parse(r.body)).toEqual({ ...site, apis: [] });
   });
 
-  it("lists API v2 and v3 by their routes, and the streams by the services' streaming methods", () => {
+  it("lists API v2 and v3 by their routes, and the streams when the Streaming service is hosted", () => {
     const routes = buildRoutes([LiteProxy, Blockchain]);
     expect(siteDocument({ network: "mainnet", version: "1" }, routes, [LiteProxy, Blockchain, Streaming])).toEqual({
       network: "mainnet",

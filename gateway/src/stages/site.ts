@@ -10,8 +10,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServerResponse } from "node:http";
-import { getOption, hasOption, type DescService } from "@bufbuild/protobuf";
+import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { http } from "@tongate/proto/gen/google/api/annotations_pb.js";
+import { Streaming } from "@tongate/proto/gen/tongate/streaming/v2/streaming_pb.js";
 import type { RouteTable } from "../routes.js";
 import { refusal } from "./errors.js";
 import type { Exchange, Reply, Stage } from "./stage.js";
@@ -46,19 +47,16 @@ export function siteDocument(info: SiteInfo, routes: RouteTable, services: reado
   const apis = ["v2", "v3"]
     .filter((v) => paths.some((p) => p.startsWith(`/api/${v}/`)))
     .map((v) => ({ name: `API ${v}`, docs: `/api/${v}/`, openapi: `/api/${v}/openapi.json` }));
-  // the streams: a server-streaming RPC's GET binding is an EventSource's URL, a bidirectional one's a WebSocket's
-  const streaming: { sse?: string; ws?: string } = {};
-  for (const service of services) {
-    for (const method of service.methods) {
-      if (!hasOption(method, http)) continue;
-      const rule = getOption(method, http);
-      const get = [rule, ...rule.additionalBindings].find((b) => b.pattern.case === "get")?.pattern.value;
-      if (typeof get !== "string") continue;
-      if (method.methodKind === "server_streaming") streaming.sse ??= get;
-      else if (method.methodKind === "bidi_streaming") streaming.ws ??= get;
-    }
-  }
-  return { ...info, apis, ...(streaming.sse || streaming.ws ? { streaming } : {}) };
+  // the Streaming API's URLs, when its service is hosted: its methods' GET bindings (EventSource and WebSocket send GET)
+  const streaming = services.some((s) => s.typeName === Streaming.typeName) ? { sse: getPath(Streaming.method.sse), ws: getPath(Streaming.method.ws) } : undefined;
+  return { ...info, apis, ...(streaming ? { streaming } : {}) };
+}
+
+function getPath(method: DescMethod): string | undefined {
+  if (!hasOption(method, http)) return undefined;
+  const rule = getOption(method, http);
+  const get = [rule, ...rule.additionalBindings].find((b) => b.pattern.case === "get")?.pattern;
+  return get?.case === "get" ? get.value : undefined;
 }
 
 const TYPES: Record<string, string> = {
