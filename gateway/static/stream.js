@@ -6,6 +6,7 @@ import { query } from "./api.js";
 
 const PING_MS = 15_000;
 const MAX_BACKOFF_MS = 10_000;
+const POLICY_VIOLATION = 1008;
 
 /**
  * `urls`: the site document's `streaming` ({sse, ws} paths). Callbacks: `onEvent(notification, id)`,
@@ -94,9 +95,15 @@ export class StreamClient {
         this.onEvent(m, m.event_id);
       }
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (e) => {
       clearInterval(ping);
       if (!live()) return;
+      // 1008: the server refused what this client asked (its error frame said why); asking again would not help
+      if (e.code === POLICY_VIOLATION) {
+        this.connection = undefined;
+        this.onStatus(`The stream closed: ${e.reason || "the server refused the subscription"}`);
+        return;
+      }
       this.onStatus("Reconnecting (resuming after the last event)…");
       setTimeout(() => live() && this.openWs(Math.min(backoffMs * 2, MAX_BACKOFF_MS)), backoffMs);
     });
