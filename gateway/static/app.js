@@ -80,6 +80,10 @@ function sameAccount(raw, given, book) {
 }
 
 async function refreshHead() {
+  if (!state.site.apis.length) {
+    $("head").textContent = "unknown (this gateway serves neither API v2 nor API v3)";
+    return undefined;
+  }
   try {
     let seqno;
     if (state.hasV3) seqno = (await getJson("/api/v3/masterchainInfo")).last.seqno;
