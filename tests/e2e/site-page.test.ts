@@ -78,12 +78,16 @@ beforeAll(async () => {
   actors = actorsOf(net);
   jetton = await jettonScenario(net, actors, "legacy");
   nftItem = await mintNft(actors.alice.address);
-  const wallets = [actors.alice, actors.bob].map((s) => ({ version: "v4r2", address: friendlyOf(s.address) }));
+  // alice and bob (actorsOf), as the banner lists genesis wallets
+  const wallets = [2, 3].map((i) => net.genesis.wallets[i]!).map((w) => ({ version: String(w.version), address: friendlyOf(w.address) }));
   t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on" }, { site: { network: "localnet", version: "test", localnet: { wallets } } });
-  await decodedTo(t.url, net.chain.lastMasterchain!.id.seqno, { timeoutMs: 60_000 });
+  // the browser starts while the decoder catches up
+  await Promise.all([
+    decodedTo(t.url, net.chain.lastMasterchain!.id.seqno, { timeoutMs: 60_000 }),
+    puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"], headless: true }).then((b) => (browser = b)),
+  ]);
   streaming = (await fetch(`${t.url}/api/streaming/v2/sse?types=blocks`, { signal: AbortSignal.timeout(5000) }).then((r) => (r.body?.cancel(), r.status))) !== 404;
   if (!streaming) console.warn("site-page: this gateway serves no Streaming API (GET /api/streaming/v2/sse answers 404): the stream checks skip; they run once the streaming service is hosted");
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"], headless: true });
 }, 120_000);
 
 afterAll(async () => {
