@@ -41,6 +41,25 @@ export function looksLikeAddress(s) {
   return RAW.test(s) || FRIENDLY.test(s);
 }
 
+/** The raw form ("0:ABC…", upper case as API v3 writes it) of a raw or friendly address; undefined if it is neither. */
+export function rawOf(address) {
+  if (RAW.test(address)) {
+    const [wc, hash] = address.split(":");
+    return `${Number(wc)}:${hash.toUpperCase()}`;
+  }
+  if (!FRIENDLY.test(address)) return undefined;
+  let bytes;
+  try {
+    bytes = Uint8Array.from(atob(address.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+  // tag, workchain (int8), 32 bytes of hash, CRC16
+  const wc = bytes[1] > 127 ? bytes[1] - 256 : bytes[1];
+  const hash = [...bytes.slice(2, 34)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${wc}:${hash.toUpperCase()}`;
+}
+
 /** The friendly form an address book gives `raw`, else `raw` as it is. */
 export function friendly(raw, book) {
   if (!raw) return "";

@@ -1,7 +1,7 @@
 // The page at tongate's root: what this tongate serves (the site document, the head), a live feed of
 // blocks, transactions and actions over the Streaming API, and an account view from API v3. Only the
 // public API: GET /api/tongate/v1/site, /api/v3/… and /api/streaming/v2/….
-import { ApiError, friendly, getJson, h, looksLikeAddress, short, time, ton, tokenInfo, units } from "./api.js";
+import { ApiError, friendly, getJson, h, looksLikeAddress, rawOf, short, time, ton, tokenInfo, units } from "./api.js";
 import { StreamClient } from "./stream.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +16,7 @@ const state = {
   head: 0,
   stream: undefined,
   poller: undefined,
+  polling: false,
 };
 
 main().catch((err) => {
@@ -62,21 +63,27 @@ function showSite(site) {
   }
 }
 
-/** What the localnet's wallets hold now (one request for all). */
+/**
+ * What the localnet's wallets hold now: API v3's account states for those the index knows (one
+ * request), the chain (a liteserver, through use_v2) for the others — a genesis wallet that never
+ * made a transaction is in no block the indexer read.
+ */
 async function walletBalances(addresses) {
+  const shown = new Map([...document.querySelectorAll("#wallets .balance")].map((el) => [rawOf(el.dataset.address), el]));
   try {
     const r = await getJson("/api/v3/accountStates", { address: addresses, include_boc: false });
-    for (const el of document.querySelectorAll("#wallets .balance")) {
-      const a = r.accounts.find((acc) => friendly(acc.address, r.address_book) === el.dataset.address || sameAccount(acc.address, el.dataset.address, r.address_book));
-      if (a) el.textContent = `— ${ton(a.balance)}`;
+    for (const a of r.accounts) {
+      const el = shown.get(a.address);
+      if (el) el.textContent = `— ${ton(a.balance)}`;
+      shown.delete(a.address);
+    }
+    for (const el of shown.values()) {
+      const info = await getJson("/api/v3/addressInformation", { address: el.dataset.address, use_v2: true });
+      el.textContent = `— ${ton(info.balance)}`;
     }
   } catch {
     // the balances are a nicety: the wallets are listed without them
   }
-}
-
-function sameAccount(raw, given, book) {
-  return raw === given || book?.[raw]?.user_friendly === given;
 }
 
 async function refreshHead() {
@@ -159,12 +166,22 @@ function startFeed() {
 /** Without a stream: each new head (API v3's masterchainInfo gives its block) is a feed entry. */
 async function pollHead() {
   if (!state.hasV3) return void refreshHead();
+  if (state.polling) return; // the last poll is still reading
+  state.polling = true;
   try {
     const info = await getJson("/api/v3/masterchainInfo");
-    if (info.last.seqno > state.head) showBlock({ block: info.last, finality: "finalized" });
-    setHead(info.last.seqno);
+    const last = info.last.seqno;
+    // the blocks since the last poll (a few at most: this is a fallback, not a stream)
+    for (let n = Math.max(state.head + 1, last - 4); n < last; n++) {
+      const r = await getJson("/api/v3/blocks", { workchain: -1, seqno: n, limit: 1 });
+      if (r.blocks[0]) showBlock({ block: r.blocks[0], finality: "finalized" });
+    }
+    if (last > state.head) showBlock({ block: info.last, finality: "finalized" });
+    setHead(last);
   } catch (err) {
     $("feed-status").textContent = `The head could not be read: ${err.message}`;
+  } finally {
+    state.polling = false;
   }
 }
 
@@ -189,6 +206,7 @@ function onEvent(n, id) {
 
 function showBlock(n) {
   const b = n.block;
+  if ($("blocks").querySelector(`li[data-seqno="${Number(b.seqno)}"]`)) return;
   const parts = [`${time(b.gen_utime)}`];
   if (n.transaction_count !== undefined) parts.push(`${n.transaction_count} transaction${n.transaction_count === 1 ? "" : "s"}`);
   if (n.shards) parts.push(`${n.shards.length} shard block${n.shards.length === 1 ? "" : "s"}`);
@@ -282,12 +300,13 @@ async function showAccount(address) {
       getJson("/api/v3/nft/items", { owner_address: address, limit: 50 }),
       getJson("/api/v3/actions", { account: address, limit: 20, sort: "desc" }),
     ]);
-    const acc = states.accounts[0];
-    const raw = acc?.address ?? Object.keys(states.address_book ?? {})[0] ?? address;
-    $("account-friendly").textContent = friendly(raw, states.address_book);
+    // an account the index has not seen (no transaction yet, e.g. a genesis wallet): the chain's state
+    const acc = states.accounts[0] ?? (await getJson("/api/v3/addressInformation", { address, use_v2: true }));
+    const raw = acc.address ?? rawOf(address);
+    $("account-friendly").textContent = states.address_book?.[raw]?.user_friendly ?? states.address_book?.[address]?.user_friendly ?? address;
     $("account-raw").textContent = raw;
-    $("account-status").textContent = acc?.status ?? "nonexist";
-    $("account-balance").textContent = ton(acc?.balance ?? "0");
+    $("account-status").textContent = acc.status;
+    $("account-balance").textContent = ton(acc.balance);
     showJettons(jettons);
     showNfts(nfts);
     $("account-actions").replaceChildren(...actions.actions.map((a) => h("li", {}, describeAction(a, actions.address_book, actions.metadata), h("div", { class: "meta" }, time(a.start_utime)))));
