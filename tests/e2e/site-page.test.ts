@@ -28,6 +28,8 @@ let streaming = false;
 /** What the pages said on their consoles as errors, and exceptions they threw. */
 const consoleErrors: string[] = [];
 
+/** A genesis wallet no scenario uses: the index has never seen it. */
+const idle = () => net.genesis.wallets[5]!;
 const upper = (a: Address) => a.toRawString().toUpperCase();
 const friendlyOf = (a: Address) => a.toString({ bounceable: false });
 
@@ -78,8 +80,8 @@ beforeAll(async () => {
   actors = actorsOf(net);
   jetton = await jettonScenario(net, actors, "legacy");
   nftItem = await mintNft(actors.alice.address);
-  // alice and bob (actorsOf), as the banner lists genesis wallets
-  const wallets = [2, 3].map((i) => net.genesis.wallets[i]!).map((w) => ({ version: String(w.version), address: friendlyOf(w.address) }));
+  // alice and bob (actorsOf), and a wallet that never made a transaction, as the banner lists genesis wallets
+  const wallets = [2, 3, 5].map((i) => net.genesis.wallets[i]!).map((w) => ({ version: String(w.version), address: friendlyOf(w.address) }));
   t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on" }, { site: { network: "localnet", version: "test", localnet: { wallets } } });
   // the browser starts while the decoder catches up
   await Promise.all([
@@ -111,7 +113,7 @@ describe("the page at the gateway's root", () => {
     const docs = await page.$$eval("#apis a", (as) => as.map((a) => a.getAttribute("href")));
     expect(docs).toEqual(["/api/v2/", "/api/v2/openapi.json", "/api/v3/", "/api/v3/openapi.json"]);
     const wallets = await page.$$eval("#wallets a", (as) => as.map((a) => a.textContent));
-    expect(wallets).toEqual([friendlyOf(actors.alice.address), friendlyOf(actors.bob.address)]);
+    expect(wallets).toEqual([actors.alice, actors.bob, idle()].map((w) => friendlyOf(w.address)));
     // what they hold, from /api/v3/accountStates
     await until(async () => (await texts(page, "#wallets .balance")).every((s) => /TON$/.test(s)), "the wallets' balances");
   });
@@ -129,6 +131,14 @@ describe("the page at the gateway's root", () => {
     expect(nfts).toEqual([upper(nftItem)]);
     const actions = await page.$$eval("#account-actions li", (lis) => lis.map((li) => li.textContent ?? ""));
     expect(actions.some((a) => a.startsWith("jetton_transfer"))).toBe(true);
+  });
+
+  it("shows an account the index has not seen (no transaction yet) from the chain", async () => {
+    await page.click(`#wallets a[href="#account=${encodeURIComponent(friendlyOf(idle().address))}"]`);
+    await until(async () => (await text(page, "#account-raw")) === upper(idle().address), "the idle wallet's raw address");
+    expect(await text(page, "#account-status")).toBe("active");
+    expect(await text(page, "#account-balance")).toMatch(/^[\d,]+(\.\d+)? TON$/);
+    expect(await texts(page, "#jettons tbody tr")).toEqual(["No jettons."]);
   });
 
   it("refuses an address that is not one with a message, without asking the API", async () => {
