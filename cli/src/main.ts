@@ -20,7 +20,8 @@ import {
   type OptionSpec,
   type ServiceHost,
 } from "@tongate/runtime";
-import { Gateway, listenGateway, type GatewayOptions, type Upstream } from "@tongate/gateway";
+import { Gateway, listenGateway, type GatewayOptions, type SiteInfo, type Upstream } from "@tongate/gateway";
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { buildShardState, checkPendingWindow, DEFAULT_STATE_WINDOW, libraryFromBoc, Localnet, localnetProofs, SHARD_COUNTS, startControlApi } from "@tongate/localnet";
 import { installSpeedShims } from "@tongate/ton";
@@ -195,7 +196,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       }
       const hosted = await startHost(serviceModules, o, log);
       if (localnet) hosted.addHealth(localnet.health);
-      const gateway = await startGateway(o, log, hosted.upstreams(), hosted);
+      const gateway = await startGateway(o, log, hosted.upstreams(), hosted, siteOf(o, localnet));
       banner(o, log, gateway, localnet);
       return async () => {
         await gateway.stop();
@@ -263,7 +264,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
         remote,
       );
       upstreams.push(...hosted.upstreams());
-      const gateway = await startGateway(o, log, upstreams, hosted);
+      const gateway = await startGateway(o, log, upstreams, hosted, siteOf(o, undefined));
       return async () => {
         await gateway.stop();
         await hosted.close();
@@ -335,8 +336,25 @@ interface StartedGateway {
   stop: () => Promise<void>;
 }
 
-async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], hosted: ServiceHost): Promise<StartedGateway> {
+/** What the page at the gateway's root shows: the network, tongate's version, and a localnet's control API and wallets as the banner prints them. */
+function siteOf(o: Record<string, unknown>, localnet: StartedLocalnet | undefined): SiteInfo {
+  return {
+    network: localnet ? "localnet" : !o["global-config"] && typeof o.network === "string" ? o.network : "custom",
+    version: VERSION,
+    localnet: localnet && { control: localnet.control, wallets: localnet.wallets },
+  };
+}
+
+/** tongate's version: the root package's. */
+const VERSION = versionOf(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")));
+
+function versionOf(pkg: unknown): string {
+  return typeof pkg === "object" && pkg !== null && "version" in pkg && typeof pkg.version === "string" ? pkg.version : "";
+}
+
+async function startGateway(o: Record<string, unknown>, log: Logger, upstreams: Upstream[], hosted: ServiceHost, site: SiteInfo): Promise<StartedGateway> {
   const gateway = new Gateway({
+    site,
     upstreams,
     health: hosted.health(),
     serviceMetrics: hosted.metrics(),

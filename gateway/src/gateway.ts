@@ -20,6 +20,7 @@ import { AnswerCache, type AnswerCacheOptions } from "./cache.js";
 import { ApiDocs } from "./docs.js";
 import { GatewayMetrics } from "./metrics.js";
 import { pipeline } from "./pipeline.js";
+import { siteDocument, type SiteInfo } from "./stages/site.js";
 import { RateLimiter, type RateLimitOptions } from "./ratelimit/limiter.js";
 import { buildRoutes, type RouteTable } from "./routes.js";
 import { Delivery } from "./delivery.js";
@@ -38,6 +39,8 @@ export interface Upstream {
 
 export interface GatewayOptions {
   upstreams: Upstream[];
+  /** What the page at the gateway's root shows of this tongate (GET /api/tongate/v1/site); without it, network "custom". */
+  site?: SiteInfo;
   log: Logger;
   /** Largest request body accepted, bytes (toncenter: 1 MiB). */
   maxBodyBytes?: number;
@@ -104,6 +107,7 @@ export class Gateway {
       closeTimeoutMs: opts.sendTimeoutMs ?? 30_000,
     });
     this.serve = pipeline({
+      site: () => siteDocument(opts.site ?? { network: "custom", version: "" }, this.routes, opts.upstreams.map((u) => u.service)),
       log: opts.log,
       routes: this.routes,
       docs: new ApiDocs(this.routes),

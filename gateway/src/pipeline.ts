@@ -4,6 +4,7 @@
 // Stages in brackets are there when configured (--ratelimit, the answer cache). The request target is
 // parsed once before them (target.ts); the rate-limit stage comes first so that every request counts,
 // a malformed or over-long one too.
+// Before them all, the site: the page at the root and its files (site.ts), answered without counting.
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { Logger, ServiceHealth } from "@tongate/runtime";
@@ -19,6 +20,7 @@ import { classifier } from "./stages/errors.js";
 import { jsonRpcEndpoint } from "./stages/jsonrpc.js";
 import { limitsStage } from "./stages/limits.js";
 import { rateLimitStage } from "./stages/ratelimit.js";
+import { siteStage, type SiteDocument } from "./stages/site.js";
 import { restEndpoint } from "./stages/rest.js";
 import { routeStage } from "./stages/route.js";
 import { sseEndpoint } from "./stages/sse.js";
@@ -27,6 +29,8 @@ import { compose, type Answer, type Call, type Exchange, type Handler, type Repl
 
 export interface PipelineParts {
   log: Logger;
+  /** The site document the page at the root reads. */
+  site: () => SiteDocument;
   routes: RouteTable;
   docs: ApiDocs;
   metrics: GatewayMetrics;
@@ -50,7 +54,7 @@ export function pipeline(p: PipelineParts): Handler<Exchange, Reply | null> {
   if (p.cache) callStages.push(cacheStage(p.cache, p.metrics));
   const call = compose(callStages, callService(p.transports, p.timeoutMs));
 
-  const stages: Stage<Exchange, Reply | null>[] = [];
+  const stages: Stage<Exchange, Reply | null>[] = [siteStage({ document: p.site })];
   if (p.limiter) stages.push(rateLimitStage({ limiter: p.limiter, docs: p.docs, metrics: p.metrics, classify }));
   stages.push(limitsStage({ maxUrl: p.maxUrl }));
   const route = routeStage({
