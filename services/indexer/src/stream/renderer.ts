@@ -101,7 +101,15 @@ export class StreamRenderer {
       this.queue.shift();
       this.dropped.inc({ reason: "queue" });
     }
-    this.running ??= this.drain().finally(() => (this.running = undefined));
+    this.kick();
+  }
+
+  private kick(): void {
+    // an event queued after the loop saw the queue empty, before it ended, starts it again
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+      if (this.queue.length > 0 && !this.stopped) this.kick();
+    });
   }
 
   private async drain(): Promise<void> {

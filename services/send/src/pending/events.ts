@@ -92,7 +92,15 @@ export class PendingEvents implements PendingTransitions {
       this.queue.shift();
       this.metrics?.dropped();
     }
-    this.running ??= this.drain().finally(() => (this.running = undefined));
+    this.kick();
+  }
+
+  private kick(): void {
+    // an event queued after the loop saw the queue empty, before it ended, starts it again
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+      if (this.queue.length > 0 && !this.stopped) this.kick();
+    });
   }
 
   private async drain(): Promise<void> {
