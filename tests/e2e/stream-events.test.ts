@@ -7,13 +7,13 @@
 // cannot run as emulated is invalidated.
 import { Address, beginCell, type Cell, external, internal, SendMode, storeMessage, toNano } from "@ton/core";
 import { WalletContractV4, WalletContractV5R1 } from "@ton/ton";
-import { fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { actionFromJson, type ActionJson } from "@tongate/actions";
 import { storeJettonTransfer, storeTextComment } from "@tongate/contracts";
 import type { Localnet } from "@tongate/localnet";
-import { Finality } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
+import { Finality, type PendingTraceChanged, PendingTraceChangedSchema } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { type StreamEvent, StreamEventSchema } from "@tongate/proto/gen/tongate/streaming/v1/events_pb.js";
-import { streamEventsSubject } from "@tongate/proto/subjects.js";
+import { pendingTracesSubject, streamEventsSubject } from "@tongate/proto/subjects.js";
 import { busKey, InProcessBus, provide } from "@tongate/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
@@ -27,6 +27,8 @@ let t: Embedded;
 let jetton: JettonScenario;
 const bus = new InProcessBus();
 const events: { seq: number; e: StreamEvent }[] = [];
+/** what the send service published (pending.traces), to play a late one again */
+const changes: { data: Uint8Array; e: PendingTraceChanged }[] = [];
 const raw = (a: Address) => a.toRawString().toUpperCase();
 
 async function v3(path: string): Promise<Json> {
@@ -51,6 +53,7 @@ beforeAll(async () => {
   net = await startTestLocalnet({ seed: "stream-events", wallets: 3 });
   jetton = await jettonScenario(net, actorsOf(net), "legacy");
   await bus.subscribe(streamEventsSubject("localnet"), (m) => void events.push({ seq: m.seq, e: fromBinary(StreamEventSchema, m.data) }));
+  await bus.subscribe(pendingTracesSubject("localnet"), (m) => void changes.push({ data: m.data, e: fromBinary(PendingTraceChangedSchema, m.data) }));
   t = await startEmbedded({ globalConfig: net.globalConfig(), index: "on" }, {}, [provide(busKey, () => bus)]);
   await decodedTo(t.url, net.chain.lastMasterchain!.id.seqno, { timeoutMs: 120_000 });
 }, 180_000);
@@ -139,6 +142,19 @@ describe("stream.events", () => {
     expect(blocks.at(-1)!.shardBlocksJson.length).toBeGreaterThan(0);
     // each bus event once: sequence numbers grow
     expect(events.every((x, i) => i === 0 || x.seq > events[i - 1]!.seq)).toBe(true);
+
+    // finality only grows: the confirmed change played again after the trace is finalized, and an
+    // invalidation of it, are dropped (the renderer handles its inputs in order: the next block's
+    // event says it has seen them)
+    const confirmedChange = changes.find((c) => c.e.trace && Buffer.from(c.e.externalHashNorm).toString("base64") === norm && c.e.trace.finality === Finality.CONFIRMED)!;
+    expect(confirmedChange).toBeDefined();
+    const seen = events.length;
+    await bus.publish(pendingTracesSubject("localnet"), confirmedChange.data);
+    await bus.publish(pendingTracesSubject("localnet"), toBinary(PendingTraceChangedSchema, create(PendingTraceChangedSchema, { invalidated: true, externalHashNorm: confirmedChange.e.externalHashNorm, reason: "late" })));
+    await net.chain.seal();
+    const next = net.chain.lastMasterchain!.id.seqno;
+    await until("the next block", () => events.slice(seen).some(({ e }) => e.event.case === "block" && e.event.value.mcSeqno === next) || undefined);
+    expect(events.slice(seen).filter(({ e }) => (e.event.case === "trace" || e.event.case === "invalidated") && e.event.value.traceExternalHashNorm === norm)).toEqual([]);
   }, 120_000);
 
   it("a transfer the chain cannot run as emulated: TraceInvalidated", async () => {
