@@ -6,9 +6,10 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { type BlocksDecoded, BlocksDecodedSchema } from "@tongate/proto/gen/tongate/decoder/v1/events_pb.js";
 import { blocksDecodedSubject } from "@tongate/proto/subjects.js";
-import { type BusMessage, type EventBus, InProcessBus } from "@tongate/runtime";
+import { type BusMessage, type EventBus, InProcessBus, openBus } from "@tongate/runtime";
 import { DECODER_CHECKPOINT, getCheckpoint, openStore, setCheckpoint, type Store } from "@tongate/store";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { hasNats, startNatsServer } from "../../../tests/support/nats.js";
 import { BlocksDecodedPublisher, storedBlocksDecoded } from "../src/blocks-decoded.js";
 import { classificationRows } from "../src/actions/rows.js";
 import { DECODER_MIGRATIONS } from "../src/service.js";
@@ -103,4 +104,33 @@ it("every decoded block once, in order, across a restart and a bus outage; rebui
     expect(await storedBlocksDecoded(store, e.mcSeqno)).toEqual(e);
   }
   expect(await storedBlocksDecoded(store, 99)).toBeNull();
+});
+
+it.skipIf(!hasNats)("on NATS JetStream: a block published again after a crash before its cursor was written is stored once", async () => {
+  const nats = await startNatsServer();
+  const bus = await openBus({ natsUrl: nats.url });
+  try {
+    const got: number[] = [];
+    const publisher = new BlocksDecodedPublisher(bus, "natsnet", store);
+    const cursor = publisher.cursor;
+    await publisher.resumeDecoded();
+    await publisher.flush(AbortSignal.timeout(10_000));
+    await publisher.stop();
+    // the crash: the cursor of what was just published is lost; the next process publishes it again
+    await store.client.command({ query: "ALTER TABLE indexer_checkpoints DELETE WHERE name = {n:String}", query_params: { n: cursor }, clickhouse_settings: { mutations_sync: "2" } });
+    expect(await getCheckpoint(store, cursor)).toBeNull();
+    const again = new BlocksDecodedPublisher(bus, "natsnet", store);
+    await again.resumeDecoded();
+    await again.flush(AbortSignal.timeout(10_000));
+    await again.stop();
+    const last = (await getCheckpoint(store, DECODER_CHECKPOINT))!;
+    const sub = await bus.subscribe(blocksDecodedSubject("natsnet"), (m) => void got.push(fromBinary(BlocksDecodedSchema, m.data).mcSeqno), { deliver: "all" });
+    await until(() => got.length >= 1);
+    await new Promise((r) => setTimeout(r, 300));
+    await sub.unsubscribe();
+    expect(got).toEqual([last]);
+  } finally {
+    await bus.close();
+    await nats.stop();
+  }
 });
