@@ -90,7 +90,6 @@ describe("stream.events", () => {
       .endCell();
     const { boc, wallet } = await signed(2, [internal({ to: aliceWallet.address, value: toNano("0.2"), bounce: true, body })]);
     const { hash_norm: norm } = await sendReturnHash(boc);
-
     await until("the pending trace", () => traces(norm).length > 0 || undefined);
     net.chain.pendingWindowMs = 3000;
     await net.chain.seal();

@@ -27,7 +27,7 @@ import { actionsOfTraces } from "../api/actions/queries.js";
 import { blockOf } from "../api/blockchain/models.js";
 import { b64, traceTransactions } from "../api/blockchain/pending.js";
 import { transactionsResponse } from "../api/blockchain/transactions.js";
-import { addressBook } from "../api/book.js";
+import { addressBook, addressBookFromKeys } from "../api/book.js";
 import { decodedUpTo } from "../api/decoded.js";
 import { tokenMetadataOf } from "../api/metadata.js";
 import { select, type Store, type StoredTransaction } from "../api/sql.js";
@@ -55,7 +55,8 @@ function streamTransactions(txs: readonly Transaction[]): StreamTransaction[] {
 async function bookOf(store: Store, addresses: Iterable<string>): Promise<{ book: Record<string, string>; metadata: Record<string, string> }> {
   const list = [...new Set(addresses)].filter((a) => a.length > 0);
   if (!list.length) return { book: {}, metadata: {} };
-  const [rows, meta] = await Promise.all([addressBook(store, list), tokenMetadataOf(store, list)]);
+  // the key index when it is complete (no ClickHouse round trip: a pending trace is rendered as it is emulated)
+  const [rows, meta] = await Promise.all([store.keys?.complete ? addressBookFromKeys(store.keys, list, store.decoded) : addressBook(store, list), tokenMetadataOf(store, list)]);
   const book: Record<string, string> = {};
   const metadata: Record<string, string> = {};
   for (const [a, r] of Object.entries(rows)) book[a] = json(AddressBookRowSchema, r);
