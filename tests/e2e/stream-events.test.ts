@@ -14,7 +14,7 @@ import type { Localnet } from "@tongate/localnet";
 import { Finality, type PendingTraceChanged, PendingTraceChangedSchema } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { type StreamEvent, StreamEventSchema } from "@tongate/proto/gen/tongate/streaming/v1/events_pb.js";
 import { pendingTracesSubject, streamEventsSubject } from "@tongate/proto/subjects.js";
-import { busKey, InProcessBus, provide } from "@tongate/runtime";
+import { busKey, InProcessBus, provide, type PublishOptions } from "@tongate/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";
@@ -25,7 +25,15 @@ type Json = any;
 let net: Localnet;
 let t: Embedded;
 let jetton: JettonScenario;
-const bus = new InProcessBus();
+/** every message id published, as JetStream's one stream of all subjects would deduplicate them */
+const ids: string[] = [];
+class RecordingBus extends InProcessBus {
+  override publish(subject: string, data: Uint8Array, o?: PublishOptions): Promise<void> {
+    ids.push(o?.id ?? `no id on ${subject}`);
+    return super.publish(subject, data);
+  }
+}
+const bus = new RecordingBus();
 const events: { seq: number; e: StreamEvent }[] = [];
 /** what the send service published (pending.traces), to play a late one again */
 const changes: { data: Uint8Array; e: PendingTraceChanged }[] = [];
@@ -139,8 +147,10 @@ describe("stream.events", () => {
     const mc = (await v3(`blocks?workchain=-1&seqno=${last}`)).blocks[0];
     expect(JSON.parse(blocks.at(-1)!.blockJson)).toEqual(mc);
     expect(blocks.at(-1)!.shardBlocksJson.length).toBeGreaterThan(0);
-    // each bus event once: sequence numbers grow
+    // each bus event once: sequence numbers grow; every message has an id of its own (JetStream
+    // would drop a second message of an id it has seen)
     expect(events.every((x, i) => i === 0 || x.seq > events[i - 1]!.seq)).toBe(true);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
 
     // finality only grows: the confirmed change played again after the trace is finalized, and an
     // invalidation of it, are dropped (the renderer handles its inputs in order: the next block's

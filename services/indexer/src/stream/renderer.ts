@@ -10,8 +10,8 @@
 // confirmed trace, or an invalidation, that comes after the trace was published finalized is
 // dropped (a bounded memory). The queue is bounded (the oldest job is dropped, counted): the
 // renderer never grows without end and never holds indexing up. A trace that fails to render is
-// logged and skipped. Message ids (`<norm>:<finality>`, `<subject>:<seqno>:<k>`) let JetStream drop
-// what a restarted renderer publishes again.
+// logged and skipped. Message ids (`<stream subject>:<norm>:<finality>`, `<stream subject>:<input
+// subject>:<seqno>:<k>`) let JetStream drop what a restarted renderer publishes again.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { BlocksDecodedSchema } from "@tongate/proto/gen/tongate/decoder/v1/events_pb.js";
 import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
@@ -194,7 +194,9 @@ export class StreamRenderer {
     const data = toBinary(StreamEventSchema, e);
     for (let attempt = 0; !this.stopped; ) {
       try {
-        await this.o.bus.publish(this.subject, data, { id });
+        // JetStream deduplicates ids across its one stream of every subject: the stream's own
+        // subject first, so that a block's event is not taken for its blocks.indexed
+        await this.o.bus.publish(this.subject, data, { id: `${this.subject}:${id}` });
         this.published.inc({ kind: kindOf(e), finality: finalityOf(e) });
         if (this.failing) {
           this.failing = false;
