@@ -3,8 +3,9 @@
 // runs embedded on a localnet. A jetton transfer sent through sendBocReturnHash gives its trace
 // pending, then confirmed, then finalized; the finalized trace carries the actions /api/v3/actions
 // gives for it and the transactions /api/v3/transactions gives; account states and the jetton
-// wallets follow; every block has its BlockEvent equal to /api/v3/blocks; a transfer the chain
-// cannot run as emulated is invalidated.
+// wallets follow; every block has its BlockEvent equal to /api/v3/blocks; finality never goes back
+// and a trace that does not render is skipped; a transfer the chain cannot run as emulated is
+// invalidated.
 import { Address, beginCell, type Cell, external, internal, SendMode, storeMessage, toNano } from "@ton/core";
 import { WalletContractV4, WalletContractV5R1 } from "@ton/ton";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
@@ -98,7 +99,10 @@ describe("stream.events", () => {
       .endCell();
     const { boc, wallet } = await signed(2, [internal({ to: aliceWallet.address, value: toNano("0.2"), bounce: true, body })]);
     const { hash_norm: norm } = await sendReturnHash(boc);
-    await until("the pending trace", () => traces(norm).length > 0 || undefined);
+    const pendingEvent = await until("the pending trace", () => traces(norm)[0]);
+    // its transactions are /api/v3/pendingTransactions' (the same JSON), newest first
+    const pendingTxs = (await v3(`pendingTransactions?trace_id=${encodeURIComponent(pendingEvent.traceId)}`)).transactions as Json[];
+    expect(pendingEvent.transactions.map((x) => JSON.parse(x.json))).toEqual([...pendingTxs].reverse());
     net.chain.pendingWindowMs = 3000;
     await net.chain.seal();
     net.chain.pendingWindowMs = 0;
@@ -160,10 +164,14 @@ describe("stream.events", () => {
     const seen = events.length;
     await bus.publish(pendingTracesSubject("localnet"), confirmedChange.data);
     await bus.publish(pendingTracesSubject("localnet"), toBinary(PendingTraceChangedSchema, create(PendingTraceChangedSchema, { invalidated: true, externalHashNorm: confirmedChange.e.externalHashNorm, reason: "late" })));
+    // a trace that does not render (a transaction that is not a BoC) is skipped; what follows goes on
+    const broken = create(PendingTraceChangedSchema, { externalHashNorm: new Uint8Array(32).fill(7), trace: { externalHashNorm: new Uint8Array(32).fill(7), finality: Finality.PENDING, transactions: [{ boc: "not a boc" }] } });
+    await bus.publish(pendingTracesSubject("localnet"), toBinary(PendingTraceChangedSchema, broken));
     await net.chain.seal();
     const next = net.chain.lastMasterchain!.id.seqno;
     await until("the next block", () => events.slice(seen).some(({ e }) => e.event.case === "block" && e.event.value.mcSeqno === next) || undefined);
-    expect(events.slice(seen).filter(({ e }) => (e.event.case === "trace" || e.event.case === "invalidated") && e.event.value.traceExternalHashNorm === norm)).toEqual([]);
+    const brokenNorm = Buffer.alloc(32, 7).toString("base64");
+    expect(events.slice(seen).filter(({ e }) => (e.event.case === "trace" || e.event.case === "invalidated") && [norm, brokenNorm].includes(e.event.value.traceExternalHashNorm))).toEqual([]);
   }, 120_000);
 
   it("a transfer the chain cannot run as emulated: TraceInvalidated", async () => {
