@@ -127,35 +127,66 @@ async function storedTransactions(store: Store, where: string, params: Record<st
   return rows.length ? (await transactionsResponse(store, rows)).transactions : [];
 }
 
+/** Of a book, the entries of these addresses. */
+function subset(all: Record<string, string>, addresses: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const a of addresses) if (all[a] !== undefined) out[a] = all[a];
+  return out;
+}
+
 /**
- * A trace the decoder classified (blocks.decoded): its finalized TraceEvent, with the decoder's
- * actions. null for a trace without an external message at its root (a tick-tock's: it has no
- * normalized hash, the stream's identity of a trace) or not stored.
+ * The traces the decoder classified in a block (blocks.decoded): their finalized TraceEvents, with
+ * the decoder's actions, read together (one query each for the transactions, the actions and the
+ * address book of them all). A trace without an external message at its root (a tick-tock's: it
+ * has no normalized hash, the stream's identity of a trace) or not stored has none. `failed` is
+ * told of a trace that does not render; the others go on.
  */
-export async function finalizedTraceEvent(store: Store, traceId: string, mcSeqno: number): Promise<StreamEvent | null> {
-  const txs = await storedTransactions(store, "(account, lt) IN (SELECT account, lt FROM transactions_by_trace FINAL WHERE trace_id = {t:String})", { t: traceId });
-  const root = txs.find((t) => t.hash === traceId);
-  const norm = root?.inMsg && root.inMsg.source === undefined ? root.inMsg.hashNorm : undefined;
-  if (!root || !norm) return null;
-  const upTo = (await decodedUpTo(store)) ?? mcSeqno;
-  const rows = (await actionsOfTraces(store, [traceId], Math.max(upTo, mcSeqno))).get(traceId) ?? [];
-  const actions = rows.map((r) => create(StreamActionSchema, { rowJson: r.row, accounts: [...new Set(r.accounts)] }));
-  const transactions = streamTransactions(txs);
-  const { book, metadata } = await bookOf(store, addressesOf(transactions, actions));
-  return event({
-    case: "trace",
-    value: create(TraceEventSchema, {
-      traceExternalHashNorm: norm,
-      finality: Finality.FINALIZED,
-      traceId,
-      transactions,
-      traceJson: treeJson(traceId, txs),
-      actions,
-      addressBookJson: book,
-      metadataJson: metadata,
-      mcSeqno,
-    }),
-  });
+export async function finalizedTraceEvents(store: Store, traceIds: readonly string[], mcSeqno: number, failed: (traceId: string, err: unknown) => void): Promise<StreamEvent[]> {
+  if (!traceIds.length) return [];
+  const all = await storedTransactions(store, "(account, lt) IN (SELECT account, lt FROM transactions_by_trace FINAL WHERE trace_id IN {t:Array(String)})", { t: [...traceIds] });
+  const byTrace = new Map<string, Transaction[]>();
+  for (const t of all) if (t.traceId !== undefined) byTrace.set(t.traceId, [...(byTrace.get(t.traceId) ?? []), t]);
+  const upTo = Math.max((await decodedUpTo(store)) ?? mcSeqno, mcSeqno);
+  const actionRows = await actionsOfTraces(store, traceIds, upTo);
+  const parts = new Map<string, { norm: string; txs: Transaction[]; transactions: StreamTransaction[]; actions: StreamAction[]; addresses: string[] }>();
+  for (const traceId of traceIds) {
+    try {
+      const txs = byTrace.get(traceId) ?? [];
+      const root = txs.find((t) => t.hash === traceId);
+      const norm = root?.inMsg && root.inMsg.source === undefined ? root.inMsg.hashNorm : undefined;
+      if (!norm) continue;
+      const actions = (actionRows.get(traceId) ?? []).map((r) => create(StreamActionSchema, { rowJson: r.row, accounts: [...new Set(r.accounts)] }));
+      const transactions = streamTransactions(txs);
+      parts.set(traceId, { norm, txs, transactions, actions, addresses: [...new Set(addressesOf(transactions, actions))] });
+    } catch (err) {
+      failed(traceId, err);
+    }
+  }
+  const { book, metadata } = await bookOf(store, [...parts.values()].flatMap((p) => p.addresses));
+  const out: StreamEvent[] = [];
+  for (const [traceId, p] of parts) {
+    try {
+      out.push(
+        event({
+          case: "trace",
+          value: create(TraceEventSchema, {
+            traceExternalHashNorm: p.norm,
+            finality: Finality.FINALIZED,
+            traceId,
+            transactions: p.transactions,
+            traceJson: treeJson(traceId, p.txs),
+            actions: p.actions,
+            addressBookJson: subset(book, p.addresses),
+            metadataJson: subset(metadata, p.addresses),
+            mcSeqno,
+          }),
+        }),
+      );
+    } catch (err) {
+      failed(traceId, err);
+    }
+  }
+  return out;
 }
 
 /** A masterchain block the indexer stored (blocks.indexed): its BlockEvent, then the finalized state of every account it changed. */

@@ -22,7 +22,7 @@ import { type BusMessage, type EventBus, type Logger, LruMap, type Subscription 
 import { Counter, Histogram, type Registry } from "prom-client";
 import type { Store } from "../api/sql.js";
 import { b64, finalityName } from "../api/blockchain/pending.js";
-import { blockEvents, finalizedTraceEvent, jettonEvents, pendingTraceEvents } from "./render.js";
+import { blockEvents, finalizedTraceEvents, jettonEvents, pendingTraceEvents } from "./render.js";
 
 /** Jobs waiting at most; past it the oldest is dropped. */
 const MAX_QUEUED = 10_000;
@@ -30,6 +30,8 @@ const MAX_QUEUED = 10_000;
 const FINALITY_KEPT = 65_536;
 /** How long a trace's finality is remembered (a pending trace lives 60 s at most in the send service). */
 const FINALITY_TTL_MS = 10 * 60_000;
+/** Finalized traces rendered together (their transactions, actions and book read at once). */
+const TRACES_PER_BATCH = 100;
 const retryDelay = (attempt: number) => Math.min(2000, 100 * 2 ** Math.min(attempt, 5));
 
 export interface StreamRendererOptions {
@@ -158,22 +160,28 @@ export class StreamRenderer {
 
   private async onDecoded(m: BusMessage): Promise<void> {
     const e = fromBinary(BlocksDecodedSchema, m.data);
-    for (const traceId of e.traceIds) {
-      const started = performance.now();
-      let rendered: StreamEvent | null;
+    const failed = (traceId: string, err: unknown) => {
+      this.failures.inc({ input: "trace" });
+      this.o.log.warn({ err, traceId, mcSeqno: e.mcSeqno }, "stream: a finalized trace could not be rendered; it is skipped");
+    };
+    for (let i = 0; i < e.traceIds.length; i += TRACES_PER_BATCH) {
+      const batch = e.traceIds.slice(i, i + TRACES_PER_BATCH);
+      let rendered: StreamEvent[];
       try {
-        rendered = await finalizedTraceEvent(this.o.store, traceId, e.mcSeqno);
+        rendered = await finalizedTraceEvents(this.o.store, batch, e.mcSeqno, failed);
       } catch (err) {
-        this.failures.inc({ input: "trace" });
-        this.o.log.warn({ err, traceId, mcSeqno: e.mcSeqno }, "stream: a finalized trace could not be rendered; it is skipped");
-        continue;
+        // one at a time, so that only the trace that does not render is skipped
+        this.o.log.debug({ err, mcSeqno: e.mcSeqno }, "stream: a batch of finalized traces did not render; one at a time");
+        rendered = [];
+        for (const traceId of batch) rendered.push(...(await finalizedTraceEvents(this.o.store, [traceId], e.mcSeqno, failed).catch((err: unknown) => (failed(traceId, err), []))));
       }
-      this.seconds.observe({ input: "trace" }, (performance.now() - started) / 1000);
-      if (rendered?.event.case !== "trace") continue;
-      const norm = rendered.event.value.traceExternalHashNorm;
-      this.remember(norm, Finality.FINALIZED);
-      // with the block: a trace classified again in a later block goes out again
-      await this.publish(rendered, `${norm}:finalized:${e.mcSeqno}`);
+      for (const r of rendered) {
+        if (r.event.case !== "trace") continue;
+        const norm = r.event.value.traceExternalHashNorm;
+        this.remember(norm, Finality.FINALIZED);
+        // with the block: a trace classified again in a later block goes out again
+        await this.publish(r, `${norm}:finalized:${e.mcSeqno}`);
+      }
     }
     await this.publishAll(await jettonEvents(this.o.store, e.jettonWallets, e.mcSeqno), `${m.subject}:${e.mcSeqno}`);
   }
