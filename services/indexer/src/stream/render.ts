@@ -74,8 +74,10 @@ function treeJson(traceId: string, txs: readonly Transaction[]): string {
 /** The account state a transaction left, as toncenter's account_state_change shows it. */
 function stateJson(t: Transaction): string | undefined {
   const s = t.accountStateAfter;
-  if (!s) return undefined;
-  return JSON.stringify({ hash: s.hash, balance: s.balance ?? "0", account_status: s.accountStatus ?? "nonexist", data_hash: s.dataHash ?? null, code_hash: s.codeHash ?? null });
+  // a state known by its hash alone (a confirmed transaction that left another state than the
+  // emulated one) tells no balance: no event rather than a wrong one
+  if (!s || s.balance === undefined) return undefined;
+  return JSON.stringify({ hash: s.hash, balance: s.balance, account_status: s.accountStatus ?? "nonexist", data_hash: s.dataHash ?? null, code_hash: s.codeHash ?? null });
 }
 
 /** Per account, the state after its last transaction among `txs`. */
