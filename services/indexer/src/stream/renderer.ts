@@ -57,7 +57,7 @@ export class StreamRenderer {
   private running: Promise<void> | undefined;
   private stopped = false;
   private failing = false;
-  /** per trace (norm, base64): the highest finality published (0 for invalidated), and until when it is remembered */
+  /** per trace (norm, base64): the highest finality published, and until when it is remembered (an invalidated trace is forgotten) */
   private readonly finality = new LruMap<string, { finality: Finality; until: number }>(FINALITY_KEPT);
   private readonly published: Counter;
   private readonly failures: Counter;
@@ -89,11 +89,6 @@ export class StreamRenderer {
     for (const s of this.subs.splice(0)) await s.unsubscribe().catch(() => undefined);
     this.stopped = true;
     await this.running;
-  }
-
-  /** Resolves once every job queued so far is done (tests), or `signal` aborts. */
-  async settled(signal?: AbortSignal): Promise<void> {
-    while ((this.queue.length > 0 || this.running) && !signal?.aborted) await new Promise((r) => setTimeout(r, 10));
   }
 
   private enqueue(what: string, run: () => Promise<void>): void {
