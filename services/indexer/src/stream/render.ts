@@ -95,7 +95,9 @@ function accountStates(txs: readonly Transaction[], finality: Finality): StreamE
 
 /**
  * A pending trace of the send service (emulated, or confirmed: its real transactions): its
- * TraceEvent, and with it confirmed, the account states its transactions left.
+ * TraceEvent, and with it confirmed, the account states its transactions left where they are known
+ * exactly (the emulated state after is the real one: the same hash; otherwise only the finalized
+ * state, from the block, is told).
  */
 export async function pendingTraceEvents(store: Store, trace: PendingTrace): Promise<StreamEvent[]> {
   const txs = traceTransactions(trace);
