@@ -65,3 +65,20 @@ export function parseListen(value: string, defaultHost = "127.0.0.1"): { host: s
   if (!m || port > 65535) throw new ConfigError(`"${value}" is not HOST:PORT`);
   return { host: m[1] || defaultHost, port };
 }
+
+/**
+ * The <network> of event subjects (tongate.<network>.blocks.indexed): --network-name, else
+ * `custom` with --global-config, else --network, else `localnet` for the chain `start` runs in
+ * its process. Every publisher and subscriber of a process names its subjects from it.
+ */
+export function eventNetworkOf(o: Readonly<Record<string, unknown>>): string {
+  const named = (name: string): string | undefined => {
+    const v = o[name];
+    if (v === undefined || v === "") return undefined;
+    if (typeof v !== "string") throw new ConfigError(`--${name}: expected one value`);
+    return v;
+  };
+  const network = (named("network-name") ?? (o["global-config"] ? "custom" : named("network"))) ?? (o.globalConfig ? "localnet" : "custom");
+  if (!/^[A-Za-z0-9_-]+$/.test(network)) throw new ConfigError(`--network-name ${network}: letters, digits, '-' and '_' only (a NATS subject token)`);
+  return network;
+}

@@ -1,6 +1,7 @@
 export { EMBEDDED_SETTINGS, openStore, select, STORE_SETTINGS, type Store, type StoreOptions } from "./store.js";
 export { loadMigrations, migrate, migrationsTable, splitStatements, type MigrateResult, type Migration, type MigrationsOwner } from "./migrate.js";
 export { getCheckpoint, setCheckpoint } from "./checkpoints.js";
+export { CheckpointOutbox, type OutboxOptions, type RebuildEvent } from "./outbox.js";
 export { factsAt } from "./decoded-facts.js";
 export { deliveredMessages } from "./delivered-messages.js";
 export { PROBE_EVERY_MS, PROBE_TIMEOUT_MS, watchClickHouse, type ClickHouseHealth, type ClickHouseWatch, type ClickHouseWatchOptions } from "./health.js";

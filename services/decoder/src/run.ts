@@ -65,6 +65,8 @@ export interface DecoderRunOptions {
   onClassified?: (c: { classified: number; reclassified: number; failed: number; broken: number; ms: number }) => void;
   /** called with a block's rows once it is checkpointed (the metadata worker takes its URIs) */
   onRows?: (rows: DecodedRows) => void;
+  /** called once a block is checkpointed with the traces it classified and the jetton wallets it changed (blocks.decoded) */
+  onDecoded?: (mcSeqno: number, traceIds: string[], jettonWallets: string[]) => Promise<void>;
 }
 
 export class DecoderRun {
@@ -148,6 +150,11 @@ export class DecoderRun {
       await this.o.keys.stage(mcSeqno, { ...keyRowsOf(rows, late, refused), traces: classified.keys });
     }
     await this.advance(mcSeqno);
+    await this.o.onDecoded?.(
+      mcSeqno,
+      classified.rows.trace_classifications.map((c) => c.trace_id),
+      rows.jetton_wallets.map((w) => w.address),
+    );
     this.s.blocksDecoded++;
     this.s.accountsFailed += failures.length + refused.length;
     this.s.tracesClassified += classified.classified;

@@ -8,7 +8,7 @@ import { create } from "@bufbuild/protobuf";
 import { emulatorKey } from "@tongate/emulator";
 import { liteClientKey } from "@tongate/liteclient";
 import { Decoder, GetStatusResponseSchema } from "@tongate/proto/gen/tongate/decoder/v1/decoder_pb.js";
-import { busKey, defineService, optional } from "@tongate/runtime";
+import { busKey, defineService, eventNetworkOf, optional } from "@tongate/runtime";
 import { DecodedKeys, storeKey } from "@tongate/store";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { ChainContext } from "./chain-context.js";
@@ -17,6 +17,7 @@ import { MetadataWorker } from "./metadata-worker.js";
 import { metadataFlags, metadataOptionsOf } from "./metadata-options.js";
 import { DECODER_KEY_INDEX, prepareDecodedKeys } from "./keys.js";
 import { StateReader } from "./read-state.js";
+import { BlocksDecodedPublisher } from "./blocks-decoded.js";
 import { DecoderRun } from "./run.js";
 import { Verdicts } from "./verdicts.js";
 
@@ -33,7 +34,7 @@ export const decoderService = defineService({
     { name: "decode", default: "on", description: "decoder: on: decode every indexed block (interfaces, jetton and NFT state and events); off: register its tables only" },
     ...metadataFlags,
   ],
-  options: (o) => ({ decode: o.decode !== "off" && o.decode !== false, metadata: metadataOptionsOf(o) }),
+  options: (o) => ({ decode: o.decode !== "off" && o.decode !== false, metadata: metadataOptionsOf(o), network: eventNetworkOf(o) }),
   needs: { store: storeKey, emulator: emulatorKey, liteClient: optional(liteClientKey), bus: optional(busKey) },
   async start(ctx) {
     const store = ctx.needs.store;
@@ -47,6 +48,10 @@ export const decoderService = defineService({
     const tracesFailed = new Counter({ name: "tongate_decoder_traces_failed_total", help: "traces the classifier failed on (one unknown action each) or did not classify (broken: above 4,000 transactions)", labelNames: ["state"], registers: [metrics] });
     const classifySeconds = new Histogram({ name: "tongate_decoder_classify_seconds", help: "time to classify and write one masterchain block's traces", buckets: [0.001, 0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [metrics] });
     const worker = ctx.options.decode && ctx.options.metadata.fetch ? new MetadataWorker({ ...ctx.options.metadata.fetcher, store, keys, log: ctx.log }) : undefined;
+    // blocks.decoded after each block's checkpoint, through an outbox (never awaited on the bus)
+    const bus = ctx.needs.bus;
+    const outboxDepth = new Gauge({ name: "tongate_decoder_outbox_depth", help: "blocks.decoded events stored and not yet published", registers: [metrics] });
+    const publisher = bus && ctx.options.decode ? new BlocksDecodedPublisher(bus, ctx.options.network, store, { log: ctx.log, metrics: { outbox: (depth) => outboxDepth.set(depth) } }) : undefined;
     const run = new DecoderRun({
       store,
       keys,
@@ -67,6 +72,7 @@ export const decoderService = defineService({
         classifySeconds.observe(c.ms / 1000);
       },
       onRows: worker && ((rows) => worker.enqueue(rows.token_metadata.map((t) => t.uri))),
+      onDecoded: publisher && ((mc, traceIds, wallets) => publisher.decoded(mc, traceIds, wallets)),
     });
     if (worker) {
       new Gauge({ name: "tongate_decoder_metadata_waiting", help: "content URIs waiting for a fetch", registers: [metrics], collect() { this.set(worker.status().waiting); } });
@@ -94,6 +100,7 @@ export const decoderService = defineService({
       : (keys ? prepareDecodedKeys(store, keys, (signal) => reg.prepareKeys({ signal, onProgress: (p) => (keyIndex = `preparing: ${p.done} rows`) }), stopPrepare.signal) : Promise.resolve(true)).then(async (ready) => {
           if (!ready) return;
           if (keys) keyIndex = "complete";
+          await publisher?.resumeDecoded();
           await run.start();
           worker?.start();
         });
@@ -139,6 +146,7 @@ export const decoderService = defineService({
         stopPrepare.abort();
         await started.catch(() => undefined);
         await run.stop();
+        await publisher?.stop();
         await worker?.close();
         // no longer kept current: readers go to ClickHouse until a decoder writes them again
         await keys?.setLive(false);

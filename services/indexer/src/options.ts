@@ -2,7 +2,7 @@
 // indexer service inside `start`/`serve`/`gateway` (service.ts). A bad value is a ConfigError that
 // names the flag.
 import { availableParallelism } from "node:os";
-import { ConfigError, parseListen, type OptionSpec, type RawOptions } from "@tongate/runtime";
+import { ConfigError, eventNetworkOf, parseListen, type OptionSpec, type RawOptions } from "@tongate/runtime";
 import { DEFAULT_PREFETCH } from "./follower/index-range.js";
 import { storeFlags, storeOptionsOf, type ClickHouseWatchOptions, type StoreOptions } from "@tongate/store";
 
@@ -154,13 +154,5 @@ export function parseWorkersOf(o: RawOptions): number {
   return workers;
 }
 
-/**
- * The <network> of event subjects (tongate.<network>.blocks.indexed): --network-name, else
- * `custom` with --global-config, else --network, else `localnet` for the chain `start` runs in
- * its process.
- */
-export function eventNetworkOf(o: RawOptions): string {
-  const network = (stringOption(o, "network-name") ?? (o["global-config"] ? "custom" : stringOption(o, "network"))) ?? (o.globalConfig ? "localnet" : "custom");
-  if (!/^[A-Za-z0-9_-]+$/.test(network)) throw new ConfigError(`--network-name ${network}: letters, digits, '-' and '_' only (a NATS subject token)`);
-  return network;
-}
+/** The <network> of event subjects (tongate.<network>.blocks.indexed): @tongate/runtime's, shared with send and the decoder. */
+export { eventNetworkOf };

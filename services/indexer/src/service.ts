@@ -17,6 +17,7 @@ import { runIndexer, type IndexerRun } from "./run.js";
 import { storeKey, watchClickHouse } from "@tongate/store";
 import { registerIndexer } from "./store/index-store.js";
 import { prepareKeyIndex } from "./store/key-index/rebuild.js";
+import { StreamRenderer } from "./stream/renderer.js";
 
 export const indexService = defineModule({
   name: "indexer",
@@ -79,6 +80,9 @@ export const indexService = defineModule({
     const clickhouse = watchClickHouse(store, o.clickhouseProbe);
     const metrics = new Registry();
     const readers = store.keys && o.keyReaders.threads > 0 ? KeyReaders.start({ dir: store.keys.dir, ...o.keyReaders, log: ctx.log, registry: metrics }) : undefined;
+    // the Streaming API's events, rendered here once from the bus (a failure to subscribe leaves API v3 answering)
+    const stream = new StreamRenderer({ bus: ctx.needs.bus, store, network: o.network, log: ctx.log, registry: metrics });
+    await stream.start().catch((err: unknown) => ctx.log.warn({ err }, "stream: not subscribed to the events it renders; the Streaming API has no events from this process"));
     return {
       impls: v3Implementations(store, liteProxy, readers, send, pendingSource(() => ctx.transportOf?.(Pending))),
       metrics,
@@ -90,6 +94,7 @@ export const indexService = defineModule({
         return { ok: ch.state === "up", reasons, detail: { following: s?.following ?? false, lastIndexedSeqno: s?.lastIndexedSeqno ?? 0, headSeqno: s?.headSeqno ?? 0, keyIndex, keyReaders: readers ? { threads: o.keyReaders.threads, ...readers.stats } : "off", clickhouse: { ...ch } } };
       },
       async close() {
+        await stream.stop();
         await readers?.close();
         clickhouse.stop();
         stopRebuild.abort();

@@ -8,10 +8,11 @@ import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { emulatorKey } from "@tongate/emulator";
 import { blockConfig, liteClientKey, PendingBlocks, type LiteserverPool } from "@tongate/liteclient";
 import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
-import { busKey, defineModule, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
+import { busKey, defineModule, eventNetworkOf, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
 import { deliveredMessages, storeKey } from "@tongate/store";
 import type { EmulationDeps } from "./pending/emulate.js";
 import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
+import { PendingEvents } from "./pending/events.js";
 import { FinalityTracker } from "./pending/finality.js";
 import { PendingMetrics } from "./pending/metrics.js";
 import { NatsPendingStore } from "./pending/nats-pending-store.js";
@@ -31,6 +32,8 @@ const MEMORY_PENDING_TRACES = 10_000;
 
 interface SendOptions {
   natsUrl: string | undefined;
+  /** the <network> of the pending.traces subject */
+  network: string;
 }
 
 /**
@@ -52,7 +55,7 @@ function prefetchConfigs(pool: LiteserverPool, busy: () => boolean): () => void 
   return () => pool.off("consensus", onBlock);
 }
 
-const optionsOf = (o: RawOptions): SendOptions => ({ natsUrl: typeof o["nats-url"] === "string" && o["nats-url"] ? o["nats-url"] : undefined });
+const optionsOf = (o: RawOptions): SendOptions => ({ natsUrl: typeof o["nats-url"] === "string" && o["nats-url"] ? o["nats-url"] : undefined, network: eventNetworkOf(o) });
 
 export const sendService = defineModule({
   name: "send",
@@ -75,9 +78,12 @@ export const sendService = defineModule({
     const local = nats?.local ?? new MemoryPendingStore(MEMORY_PENDING_TRACES);
     const store: PendingStore = nats ?? local;
     const metrics = new PendingMetrics(() => store.count());
+    // each transition on the bus (pending.traces), never awaited by a send
+    const events = new PendingEvents(ctx.needs.bus, ctx.options.network, ctx.log, metrics.events);
     // a trace that neither lands nor is invalidated is forgotten at its TTL (the replica that kept it counts it)
     local.expired = (e) => {
       metrics.transitions.inc({ to: "invalidated", reason: "ttl" });
+      events.invalidated(e.trace, "ttl");
       ctx.log.info({ traceId: Buffer.from(e.trace.traceId).toString("hex") }, "pending: trace invalidated: not on chain within its TTL");
     };
     // finality: the chain's signed shard blocks, watched only while traces are pending (the watcher
@@ -86,7 +92,7 @@ export const sendService = defineModule({
     const finality = new FinalityTracker(store, metrics, ctx.log, Date.now, async (hashes) => {
       const s = await indexStore();
       return new Set(s ? (await deliveredMessages(s, hashes)).keys() : []);
-    });
+    }, events);
     let watcher: PendingBlocks | undefined;
     const watch = () => {
       if (watcher || !pool) return;
@@ -103,7 +109,7 @@ export const sendService = defineModule({
       local.expire();
       if (watcher && store.count() === 0) void unwatch();
     }, 5_000).unref();
-    const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS, watch) : undefined;
+    const engine = deps ? new PendingEngine(deps, store, metrics, ctx.log, PENDING_DEFAULTS, watch, events) : undefined;
     const stopPrefetch = pool && engine ? prefetchConfigs(pool, () => Date.now() - engine.lastAcceptedAt < BUSY_MS) : undefined;
     const onIndexed = (data: Uint8Array): Promise<void> => {
       let seqno: number;
@@ -139,6 +145,8 @@ export const sendService = defineModule({
         await indexed?.unsubscribe().catch(() => undefined);
         await engine?.drain();
         await finality.settled();
+        await events.flush(AbortSignal.timeout(1_000));
+        await events.stop();
         await store.close();
       },
     };

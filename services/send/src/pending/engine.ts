@@ -9,6 +9,7 @@ import type { Address, Cell } from "@ton/core";
 import type { Logger } from "@tongate/runtime";
 import { LruMap } from "@tongate/runtime";
 import { EmulationError, emulatePending, type EmulationDeps } from "./emulate.js";
+import { NO_TRANSITIONS, type PendingTransitions } from "./events.js";
 import type { PendingMetrics } from "./metrics.js";
 import { hex, type PendingEntry, type PendingQuery, type PendingStore } from "./pending-store.js";
 
@@ -48,6 +49,8 @@ export class PendingEngine {
     private readonly o: PendingEngineOptions = PENDING_DEFAULTS,
     /** Told when a trace is kept (the finality watcher starts). */
     private readonly kept: () => void = () => {},
+    /** Told of each trace kept (its pending.traces event). */
+    private readonly transitions: PendingTransitions = NO_TRANSITIONS,
   ) {
     this.seen = new LruMap(o.dedupe);
   }
@@ -85,6 +88,7 @@ export class PendingEngine {
     const { trace, accounts } = emulation.value;
     this.kept();
     await this.store.put({ trace, accounts, expiresAt: Date.now() + this.o.ttlMs });
+    this.transitions.changed(trace);
     this.metrics.emulated.inc();
     this.metrics.seconds.observe((performance.now() - started) / 1000);
   }

@@ -21,6 +21,7 @@ import type { BlockIdExt, PendingBlocksEvents, PendingShardBlock } from "@tongat
 import { Finality, type PendingTrace, type PendingTransaction } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { LruMap, type Logger } from "@tongate/runtime";
 import { transactionMessageCells } from "./transaction-messages.js";
+import { NO_TRANSITIONS, type PendingTransitions } from "./events.js";
 import type { PendingMetrics } from "./metrics.js";
 import { hex, traceIdOf, type PendingEntry, type PendingStore } from "./pending-store.js";
 
@@ -60,6 +61,8 @@ export class FinalityTracker {
     private readonly now: () => number = Date.now,
     /** Of these external message hashes (base64), those the index has delivered; none without a store. */
     private readonly landed: (externalHashes: string[]) => Promise<Set<string>> = async () => new Set(),
+    /** Told when a trace is confirmed whole or invalidated (its pending.traces events: this replica made the transition). */
+    private readonly transitions: PendingTransitions = NO_TRANSITIONS,
   ) {}
 
   /** Follows a watcher's blocks and commits (PendingBlocks). */
@@ -134,8 +137,10 @@ export class FinalityTracker {
         this.metrics.transitions.inc({ to: "confirmed", reason: "" });
       }
       if (changed) {
+        const before = entry.trace.finality;
         entry.trace.finality = lowest(entry.trace);
         await this.store.put(entry);
+        if (before < Finality.CONFIRMED && entry.trace.finality === Finality.CONFIRMED) this.transitions.changed(entry.trace);
       }
     }
   }
@@ -190,6 +195,7 @@ export class FinalityTracker {
 
   private async invalidate(entry: PendingEntry, reason: "differs" | "superseded", why: string): Promise<void> {
     await this.store.remove(traceIdOf(entry));
+    this.transitions.invalidated(entry.trace, reason);
     this.metrics.transitions.inc({ to: "invalidated", reason });
     this.log.info({ traceId: traceIdOf(entry), externalHash: hex(entry.trace.externalHash), reason }, `pending: trace invalidated: ${why}`);
   }

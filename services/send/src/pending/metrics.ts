@@ -23,6 +23,11 @@ export class PendingMetrics {
     registers: [this.registry],
   });
 
+  private readonly published = new Counter({ name: "tongate_send_pending_events_published_total", help: "pending.traces events published, by kind (pending, confirmed, invalidated)", labelNames: ["kind"], registers: [this.registry] });
+  private readonly dropped = new Counter({ name: "tongate_send_pending_events_dropped_total", help: "pending.traces events dropped while the bus did not take them (past the in-memory outbox's bound)", registers: [this.registry] });
+  /** For PendingEvents. */
+  readonly events = { published: (kind: string) => this.published.inc({ kind }), dropped: () => this.dropped.inc() };
+
   constructor(count: () => number) {
     new Gauge({
       name: "tongate_send_pending_traces",
