@@ -276,7 +276,9 @@ export class Hub {
     sub.stopReplay = finish;
     replay.sub = await this.bus.subscribe(
       this.subject,
-      (m) => {
+      async (m) => {
+        // paced by the client's reading (the bus holds the rest), never past its buffer
+        await sub.room();
         if (done || sub.closed) return;
         if (m.seq > sub.lastSeq) {
           const ev = this.decode(m);

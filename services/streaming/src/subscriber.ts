@@ -60,6 +60,7 @@ export class Subscriber implements Watcher {
   private bytes = 0;
   private ended = false;
   private wake: (() => void) | undefined;
+  private roomWaiters: (() => void)[] = [];
 
   constructor(
     /** the client it counts against (API key or IP, from the gateway) */
@@ -112,11 +113,30 @@ export class Subscriber implements Watcher {
     this.onSlow(this);
   }
 
+  /**
+   * Resolves once the queue is at most half full (or the subscriber ended): a replay from the bus's
+   * history waits on it, so that a client catching up is paced by its own reading, never cut off.
+   */
+  room(): Promise<void> {
+    if (this.ended || this.hasRoom()) return Promise.resolve();
+    return new Promise((r) => this.roomWaiters.push(r));
+  }
+
+  private hasRoom(): boolean {
+    return this.queue.length * 2 <= this.limits.maxNotifications && this.bytes * 2 <= this.limits.maxBytes;
+  }
+
+  private wakeRoom(): void {
+    if (this.roomWaiters.length === 0 || !(this.ended || this.hasRoom())) return;
+    for (const r of this.roomWaiters.splice(0)) r();
+  }
+
   /** No more notifications: the stream ends once what is queued is taken. */
   end(): void {
     this.ended = true;
     this.stopReplay?.();
     this.wake?.();
+    this.wakeRoom();
   }
 
   /** The queued notifications as the transport takes them, until the end or `signal`. */
@@ -129,6 +149,7 @@ export class Subscriber implements Watcher {
         if (n) {
           this.bytes -= n.data.length + n.id.length;
           if (n.id) this.lastId = n.id;
+          this.wakeRoom();
           yield n;
           continue;
         }
