@@ -11,11 +11,13 @@ import { BusEvent } from "./event.js";
 import type { StreamingMetrics } from "./metrics.js";
 import { project } from "./project.js";
 import { notification, type BufferLimits, Subscriber } from "./subscriber.js";
-import type { SubscriptionSpec } from "./subscription.js";
+import { FINALIZED, type SubscriptionSpec } from "./subscription.js";
 
 /** What the in-process bus keeps of the stream at most, besides the retention window (NATS keeps its stream's week). */
 const HISTORY_MESSAGES = 200_000;
 const HISTORY_BYTES = 256 << 20;
+/** Traces whose last event was non-final, remembered for resumes at most (the oldest forgotten first). */
+const RECENT_NON_FINAL = 20_000;
 /** Between attempts to subscribe while the bus is down. */
 const RETRY_MS = 2000;
 
@@ -68,6 +70,12 @@ export class Hub {
   private readonly blockWatchers = new Set<Subscriber>();
   private readonly subscribers = new Set<Subscriber>();
   private readonly connections = new Map<string, number>();
+  /**
+   * The traces whose last event was non-final (not finalized, not invalidated yet): the accounts it
+   * touched and its bus sequence number. A resumed client was sent what came before its id on
+   * another connection: these say which invalidations are its business.
+   */
+  private readonly recentNonFinal = new Map<string, { accounts: readonly string[]; seq: number }>();
   private live: Subscription | undefined;
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -145,6 +153,7 @@ export class Hub {
     if (!this.subscribers.delete(sub)) return;
     sub.end();
     this.unindex(sub);
+    sub.nonFinal.clear();
     const n = (this.connections.get(sub.client) ?? 1) - 1;
     if (n > 0) this.connections.set(sub.client, n);
     else this.connections.delete(sub.client);
@@ -193,9 +202,10 @@ export class Hub {
     this.liveSeq = Math.max(this.liveSeq, m.seq);
     this.counts.lastSeq = this.liveSeq;
     this.metrics.events.inc();
-    if (this.subscribers.size === 0) return;
     const ev = this.decode(m);
     if (!ev) return;
+    this.rememberNonFinal(ev);
+    if (this.subscribers.size === 0) return;
     const candidates = new Set<Subscriber>();
     const add = (set: Set<Subscriber> | undefined) => set?.forEach((s) => candidates.add(s));
     for (const a of ev.accounts()) add(this.byAddress.get(a));
@@ -204,6 +214,29 @@ export class Hub {
     else if (e.case === "invalidated") add(this.byNonFinal.get(e.value.traceExternalHashNorm));
     else if (e.case === "block") add(this.blockWatchers);
     for (const s of candidates) if (!s.replaying && !s.closed && m.seq > s.lastSeq) this.deliver(s, ev);
+  }
+
+  private rememberNonFinal(ev: BusEvent): void {
+    const e = ev.event.event;
+    if (e.case === "invalidated") this.recentNonFinal.delete(e.value.traceExternalHashNorm);
+    if (e.case !== "trace") return;
+    const norm = e.value.traceExternalHashNorm;
+    this.recentNonFinal.delete(norm);
+    if (e.value.finality >= FINALIZED) return;
+    this.recentNonFinal.set(norm, { accounts: ev.accounts(), seq: ev.seq });
+    if (this.recentNonFinal.size > RECENT_NON_FINAL) this.recentNonFinal.delete(this.recentNonFinal.keys().next().value!);
+  }
+
+  /** The non-final traces a client resuming after `seq` may have been sent (on its earlier connection). */
+  private restoreNonFinal(sub: Subscriber, seq: number): void {
+    const s = sub.spec;
+    if (s.minFinality >= FINALIZED) return;
+    const byAccount = s.types.has("transactions") || s.types.has("actions");
+    const byTrace = s.types.has("trace");
+    for (const [norm, t] of this.recentNonFinal) {
+      if (t.seq > seq) continue;
+      if ((byTrace && s.traces.includes(norm)) || (byAccount && t.accounts.some((a) => sub.addresses.has(a)))) sub.nonFinal.add(norm);
+    }
   }
 
   /** Projects `ev` onto `sub` and queues its notifications, but for the first `skipThrough` (a resume inside an event). */
@@ -262,6 +295,7 @@ export class Hub {
       return this.gap(sub, id, `event ${id} is past the ${retentionS} s retention window; events after it may have been missed: re-read them from API v3`);
     }
     if (sub.closed) return;
+    this.restoreNonFinal(sub, at.seq);
     sub.lastSeq = at.seq - 1;
     // the replay's subscription, once the bus gave it (its handler may finish before)
     const replay: { sub?: Subscription } = {};

@@ -43,7 +43,9 @@ export function streamingMethods(hub: Hub): Partial<ServiceImpl<typeof Streaming
       const header = ctx.requestHeader.get("x-actions-version");
       const defaultSupported = header ? header.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
       const sub = hub.open(clientOf(ctx), true, EMPTY);
-      const reading = (async () => {
+      // the client's frames are read beside the notifications written; their end (the socket
+      // closed) ends the stream, and the stream's end (a slow consumer cut off) stops the reading
+      void (async () => {
         for await (const r of requests) {
           if (sub.closed) return;
           await operation(hub, sub, r, defaultSupported);
@@ -55,7 +57,6 @@ export function streamingMethods(hub: Hub): Partial<ServiceImpl<typeof Streaming
         yield* sub.drain(ctx.signal);
       } finally {
         hub.close(sub);
-        await reading;
       }
     },
   };

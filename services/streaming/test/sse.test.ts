@@ -142,6 +142,20 @@ describe("projections", () => {
     expect(finalOnly.got.map((n) => dataOf(n).finality ?? dataOf(n).status)).toEqual(["subscribed", "finalized"]);
   });
 
+  it("a client that resumes gets the invalidation of a trace it was sent pending data of before the cut", async () => {
+    const invalidated = create(StreamEventSchema, { event: { case: "invalidated", value: { traceExternalHashNorm: NORM } } });
+    const req = { types: ["actions"], addresses: [WALLET], minFinality: "pending" };
+    const first = await subscribe(req);
+    await publish(bus, traceEvent(Finality.PENDING));
+    await until(() => first.got.length === 2);
+    first.abort.abort();
+    await first.done;
+    const again = await subscribe({ ...req, lastEventId: first.got[1]!.id });
+    await publish(bus, invalidated);
+    await until(() => again.got.length === 2);
+    expect(dataOf(again.got[1]!)).toEqual({ type: "trace_invalidated", trace_external_hash_norm: NORM });
+  });
+
   it("account states and jetton wallets from confirmed on, to the account's (and the owner's) subscribers; blocks to blocks'", async () => {
     const sub = await subscribe({ types: ["account_state_change", "jettons_change", "blocks"], addresses: [WALLET], minFinality: "pending", includeAddressBook: true });
     const state = (finality: Finality) => create(StreamEventSchema, { event: { case: "accountState", value: { finality, account: WALLET, stateJson: '{"hash":"h","balance":"1"}' } } });
