@@ -45,7 +45,7 @@ export interface HubCounts {
 /** "<seq>" or "<seq>.<k>" (the k-th notification one bus event gave); undefined for anything else. */
 export function parseEventId(id: string): { seq: number; k: number } | undefined {
   const m = /^(\d{1,15})(?:\.(\d{1,6}))?$/.exec(id.trim());
-  if (!m) return undefined;
+  if (!m || Number(m[1]) < 1) return undefined;
   return { seq: Number(m[1]), k: m[2] === undefined ? Infinity : Number(m[2]) };
 }
 
@@ -291,9 +291,9 @@ export class Hub {
     }
     const retentionS = Math.round(this.options.retentionMs / 1000);
     if (at.seq > kept.lastSeq) return this.gap(sub, id, `event ${id} was never given by this stream (its newest is ${kept.lastSeq}); events may have been missed: re-read them from API v3`);
-    if (kept.timeMs === undefined || kept.timeMs < this.now() - this.options.retentionMs) {
-      return this.gap(sub, id, `event ${id} is past the ${retentionS} s retention window; events after it may have been missed: re-read them from API v3`);
-    }
+    const missed = "events after it may have been missed: re-read them from API v3";
+    if (kept.timeMs === undefined) return this.gap(sub, id, `event ${id} is no longer kept (the stream keeps ${retentionS} s), or is not one of this stream's; ${missed}`);
+    if (kept.timeMs < this.now() - this.options.retentionMs) return this.gap(sub, id, `event ${id} is past the ${retentionS} s retention window; ${missed}`);
     if (sub.closed) return;
     this.restoreNonFinal(sub, at.seq);
     sub.lastSeq = at.seq - 1;

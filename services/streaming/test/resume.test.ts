@@ -128,14 +128,19 @@ describe("in-process bus", () => {
     expect(String(never[0]!.data.error)).toMatch(/event 5000 was never given by this stream \(its newest is 1\)/);
     expect(never[1]).toMatchObject({ id: "2", event: "event", data: { type: "blocks" } });
     expect((await resumeAt("x1"))[0]!.data.error).toBe('"x1" is not an event id of this stream (<number> or <number>.<number>)');
+    expect((await resumeAt("0"))[0]!.data.error).toBe('"0" is not an event id of this stream (<number> or <number>.<number>)');
     // within the window: what followed, then live
     const within = await resumeAt("1");
-    expect(within.map((n) => n.id)).toEqual(["2", "3", "4"]);
+    expect(within.map((n) => n.id)).toEqual(["2", "3", "4", "5"]);
     await new Promise((r) => setTimeout(r, 1100));
     const past = await resumeAt("2");
-    expect(past[0]).toMatchObject({ event: "resume_gap", data: { type: "resume_gap", last_event_id: "2", error: "event 2 is past the 1 s retention window; events after it may have been missed: re-read them from API v3" } });
+    // the in-process bus keeps the stream for the window only: the event is gone
+    expect(past[0]).toMatchObject({
+      event: "resume_gap",
+      data: { type: "resume_gap", last_event_id: "2", error: "event 2 is no longer kept (the stream keeps 1 s), or is not one of this stream's; events after it may have been missed: re-read them from API v3" },
+    });
     expect(past[1]!.event).toBe("event");
-    expect((s.running.health?.().detail as { resumeGaps: number }).resumeGaps).toBe(3);
+    expect((s.running.health?.().detail as { resumeGaps: number }).resumeGaps).toBe(4);
     await s.close();
     await bus.close();
   });
