@@ -107,3 +107,20 @@ it("a subscribe with resume_from gets what followed that event, then live ones",
   out.close();
   await done;
 });
+
+it("a WebSocket that does not read is cut off with an error naming the id to resume from, and its stream ends", async () => {
+  await s.close();
+  s = await startStreaming(bus, { "stream-buffer": "4" });
+  const out = new Outbox();
+  const it = s.client.ws(out)[Symbol.asyncIterator]();
+  out.send({ operation: "subscribe", id: "s", types: ["blocks"] });
+  expect(dataOf((await it.next()).value!)).toEqual({ id: "s", status: "subscribed" });
+  await publish(bus, blockEvent(1));
+  expect(dataOf((await it.next()).value!)).toMatchObject({ event_id: "1" });
+  for (let i = 2; i <= 10; i++) await publish(bus, blockEvent(i));
+  await until(() => (s.running.health?.().detail as { slowConsumers: number }).slowConsumers === 1);
+  const error = (await it.next()).value!;
+  expect(dataOf(error)).toEqual({ type: "error", error: "slow consumer: 4 notifications waiting (at most 4 or 16777216 bytes); resume from 1", last_event_id: "1" });
+  expect((await it.next()).done).toBe(true);
+  out.close();
+});
