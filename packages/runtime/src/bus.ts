@@ -65,7 +65,7 @@ export interface EventBus {
   subscribe(subject: string, handler: (m: BusMessage) => void | Promise<void>, options?: SubscribeOptions): Promise<Subscription>;
   /** The newest sequence number, and whether `seq` is still kept on `subject` and since when. */
   kept(subject: string, seq: number): Promise<KeptMessage>;
-  /** Asks the bus to keep these subjects' messages for fromSeq (NATS keeps every subject a week: nothing to do). */
+  /** Asks the bus to keep these subjects' messages for fromSeq, besides what others asked (NATS keeps every subject a week: nothing to do). */
   keepHistory?(limits: HistoryLimits): void;
   close(): Promise<void>;
   /** The broker's state for /healthz (NATS); the in-process bus has none. */
@@ -183,11 +183,20 @@ export class InProcessBus implements EventBus {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Keeps the messages of `limits.subjects` (replacing earlier limits; what was kept stays if it still matches). */
+  /** Keeps the messages of `limits.subjects` too: with earlier calls, every subject asked for, within the largest bounds asked for. */
   keepHistory(limits: HistoryLimits): void {
     const previous = this.history;
-    this.history = new History(limits, this.now);
-    for (const m of previous?.from(0, ">") ?? []) if (this.history.keeps(m.subject)) this.history.add(m);
+    const p = previous?.limits;
+    const merged: HistoryLimits = p
+      ? {
+          subjects: [...new Set([...p.subjects, ...limits.subjects])],
+          maxMessages: Math.max(p.maxMessages, limits.maxMessages),
+          maxBytes: Math.max(p.maxBytes, limits.maxBytes),
+          maxAgeMs: Math.max(p.maxAgeMs, limits.maxAgeMs),
+        }
+      : limits;
+    this.history = new History(merged, this.now);
+    for (const m of previous?.from(0, ">") ?? []) this.history.add(m);
   }
 
   publish(subject: string, data: Uint8Array): Promise<void> {

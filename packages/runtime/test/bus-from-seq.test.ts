@@ -76,12 +76,16 @@ describe("in-process bus from a sequence number", () => {
     expect((await bus.kept(subject, 8)).timeMs).toBe(now);
     now += 10_001;
     expect(await bus.kept(subject, 9)).toEqual({ lastSeq: 9 });
+    // another subject asked for later is kept too, within the larger bounds asked for
+    bus.keepHistory({ subjects: ["tongate.other.stream.events"], maxMessages: 3, maxBytes: 10, maxAgeMs: 1 });
+    await bus.publish("tongate.other.stream.events", bytes("o"));
+    expect((await bus.kept("tongate.other.stream.events", 10)).timeMs).toBe(now);
     // many messages: memory stays bounded (the dropped head is cut off)
     for (let i = 0; i < 5000; i++) await bus.publish(subject, bytes("y"));
     const got: number[] = [];
     await bus.subscribe(subject, (m) => void got.push(m.seq), { fromSeq: 1 });
     await until(() => got.length === 5);
-    expect(got).toEqual([5005, 5006, 5007, 5008, 5009]);
+    expect(got).toEqual([5006, 5007, 5008, 5009, 5010]);
     await bus.close();
   });
 });
