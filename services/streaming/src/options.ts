@@ -5,7 +5,8 @@ import type { HubOptions } from "./hub.js";
 export const DEFAULT_RETENTION_S = 600;
 export const DEFAULT_BUFFER = 1000;
 export const DEFAULT_BUFFER_BYTES = 16 << 20;
-export const DEFAULT_MAX_CONNECTIONS = 100;
+// one IP may be a whole backend (or a load test) holding many streams: the bound is against a runaway client
+export const DEFAULT_MAX_CONNECTIONS = 1000;
 export const DEFAULT_MAX_ADDRESSES = 10_000;
 
 export const streamingFlags: readonly OptionSpec[] = [
