@@ -32,6 +32,7 @@ import { keysCommand, keysHelp } from "./keys.js";
 import { classifyCommand, classifyHelp } from "./classify.js";
 import { globalConfigOf, LiteserverPool } from "@tongate/liteclient";
 import { decoderService } from "@tongate/decoder";
+import { streamingService } from "@tongate/streaming";
 import { IndexerMetrics, indexCommandOptions, indexCommandOptionsOf, indexService, prepareKeyIndex, registerIndexer, runIndexer } from "@tongate/indexer";
 import { openStore, storeFlags } from "@tongate/store";
 
@@ -179,7 +180,7 @@ const networkOption = (fallback?: string): OptionSpec => ({
 const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: Record<string, unknown>, log: Logger): Promise<() => Promise<void>> }> = {
   start: {
     summary: "run every service and the gateway in one process (embedded mode), with a localnet as the chain",
-    options: [...gatewayOptions, networkOption("localnet"), chainOption, chainHaltOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...storeFlags, ...indexService.flags, ...decoderService.flags, ...common],
+    options: [...gatewayOptions, networkOption("localnet"), chainOption, chainHaltOption, ...localnetOptions("liteserver"), ...emulatorFlags, ...rateLimitFlags(false), ...storeFlags, ...indexService.flags, ...decoderService.flags, ...streamingService.flags, ...common],
     async run(o, log) {
       let stopLocalnet = async () => {};
       let localnet: StartedLocalnet | undefined;
@@ -225,6 +226,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
       ...storeFlags,
       ...indexService.flags,
       ...decoderService.flags,
+      ...streamingService.flags,
       ...common,
     ],
     async run(o, log) {
@@ -248,7 +250,7 @@ const commands: Record<string, { summary: string; options: OptionSpec[]; run(o: 
   },
   gateway: {
     summary: "run the HTTP gateway; --upstream NAME=URL sends a service's calls over gRPC, the others run in-process",
-    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, chainHaltOption, ...emulatorFlags, ...rateLimitFlags(true), ...storeFlags, ...indexService.flags, ...decoderService.flags, ...common],
+    options: [{ name: "upstream", repeated: true, description: "NAME=URL of a service served by `tongate serve`" }, ...gatewayOptions, networkOption(), chainOption, chainHaltOption, ...emulatorFlags, ...rateLimitFlags(true), ...storeFlags, ...indexService.flags, ...decoderService.flags, ...streamingService.flags, ...common],
     async run(o, log) {
       const remote = upstreamsOf(o);
       const upstreams: Upstream[] = [];

@@ -9,9 +9,10 @@ import { liteProxyService } from "@tongate/lite-proxy";
 import { rateLimitService } from "@tongate/ratelimit";
 import { sendService } from "@tongate/send";
 import { storeProvision } from "@tongate/store";
+import { streamingService } from "@tongate/streaming";
 import { busKey, ConfigError, openBus, provide, ServiceHost, type Closable, type Logger, type Provision, type RawOptions, type ServiceModule } from "@tongate/runtime";
 
-export const serviceModules: readonly ServiceModule[] = [liteProxyService, sendService, rateLimitService, indexService, decoderService];
+export const serviceModules: readonly ServiceModule[] = [liteProxyService, sendService, rateLimitService, indexService, decoderService, streamingService];
 
 export function findService(name: string): ServiceModule {
   const m = serviceModules.find((s) => s.name === name);

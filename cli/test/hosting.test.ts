@@ -44,6 +44,16 @@ describe("hosting the service modules", () => {
     }
   });
 
+  it("the streaming service refuses a bad --stream-buffer, naming it; alone it subscribes to its network's stream.events", async () => {
+    await expect(startHost([findService("streaming")], { "stream-buffer": "0" }, log)).rejects.toThrow(new ConfigError("--stream-buffer 0: expected a whole number, 1 or more"));
+    const host = await startHost([findService("streaming")], { network: "testnet" }, log);
+    try {
+      expect(await host.health()()).toMatchObject({ ok: true, detail: { streaming: { subject: "tongate.testnet.stream.events", subscribers: 0 } } });
+    } finally {
+      await host.close();
+    }
+  });
+
   it("lite-proxy without a chain starts, healthy", async () => {
     const host = await startHost([findService("lite-proxy")], {}, log);
     try {

@@ -10,3 +10,4 @@ export * from "./trace-file.js";
 export { multisigOrderFactsFromData } from "./matchers/multisig/facts.js";
 export { unknownAction } from "./engine/serialize.js";
 export * from "./from-transactions.js";
+export * from "./v3.js";

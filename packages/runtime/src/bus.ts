@@ -1,7 +1,8 @@
 // The event bus: services publish events (protobuf bytes) on subjects and others subscribe, without
 // knowing which bus they got (ARCHITECTURE.md, "Embedded default and distributed mode"):
-// - in process (embedded default): `InProcessBus`, delivery to this process's subscribers only, no
-//   history — a subscriber sees what is published after it subscribed;
+// - in process (embedded default): `InProcessBus`, delivery to this process's subscribers only; no
+//   history unless asked for some subjects (keepHistory: bounded by count, bytes and age), from which
+//   a subscriber may start at a sequence number (a stream client that resumes);
 // - NATS JetStream (distributed, `--nats-url`): `NatsBus` (./nats-bus.ts, loaded by openBus only
 //   when asked for), a stream over `tongate.>`, so subscribers may also replay.
 // Subjects are NATS subjects: tokens separated by '.', `*` matches one token and `>` the rest (in
@@ -14,6 +15,8 @@ export interface BusMessage {
   data: Uint8Array;
   /** the bus's sequence number of the message (JetStream's stream sequence; in process a counter) */
   seq: number;
+  /** when the bus took it (unix ms) */
+  timeMs: number;
 }
 
 export interface PublishOptions {
@@ -27,6 +30,28 @@ export interface PublishOptions {
 export interface SubscribeOptions {
   /** "new" (default): messages published from now on; "all": the bus's history first (JetStream only) */
   deliver?: "new" | "all";
+  /**
+   * Start at this sequence number (inclusive) with what the bus still keeps, then go on live without
+   * a gap; overrides `deliver`. The in-process bus keeps only the subjects given to keepHistory.
+   */
+  fromSeq?: number;
+}
+
+/** What a bus tells of a sequence number (the retention check of a stream client that resumes). */
+export interface KeptMessage {
+  /** the bus's newest sequence number (any subject): a larger one was never published on this bus */
+  lastSeq: number;
+  /** when the message `seq` was taken, if the bus still keeps it and its subject matches */
+  timeMs?: number;
+}
+
+/** The in-process bus's history: what it keeps of the subjects asked for, the oldest dropped first past any bound. */
+export interface HistoryLimits {
+  /** subject patterns kept */
+  subjects: readonly string[];
+  maxMessages: number;
+  maxBytes: number;
+  maxAgeMs: number;
 }
 
 export interface Subscription {
@@ -38,6 +63,10 @@ export interface EventBus {
   publish(subject: string, data: Uint8Array, options?: PublishOptions): Promise<void>;
   /** Messages on subjects matching `subject`, to `handler` one at a time in order. */
   subscribe(subject: string, handler: (m: BusMessage) => void | Promise<void>, options?: SubscribeOptions): Promise<Subscription>;
+  /** The newest sequence number, and whether `seq` is still kept on `subject` and since when. */
+  kept(subject: string, seq: number): Promise<KeptMessage>;
+  /** Asks the bus to keep these subjects' messages for fromSeq, besides what others asked (NATS keeps every subject a week: nothing to do). */
+  keepHistory?(limits: HistoryLimits): void;
   close(): Promise<void>;
   /** The broker's state for /healthz (NATS); the in-process bus has none. */
   health?(): DependencyHealth;
@@ -72,6 +101,73 @@ interface InProcessSub {
   active: boolean;
 }
 
+/** The kept messages of the subjects asked for, oldest first, within the bounds (a queue with a moving head). */
+class History {
+  private readonly messages: BusMessage[] = [];
+  private head = 0;
+  private bytes = 0;
+
+  constructor(
+    readonly limits: HistoryLimits,
+    private readonly now: () => number,
+  ) {}
+
+  keeps(subject: string): boolean {
+    return this.limits.subjects.some((p) => subjectMatches(p, subject));
+  }
+
+  add(m: BusMessage): void {
+    this.messages.push(m);
+    this.bytes += m.data.length;
+    this.trim();
+  }
+
+  /** The kept messages from `seq` on (inclusive) on subjects matching `pattern`. */
+  from(seq: number, pattern: string): BusMessage[] {
+    this.trim();
+    const out: BusMessage[] = [];
+    for (let i = this.indexOf(seq); i < this.messages.length; i++) {
+      const m = this.messages[i]!;
+      if (subjectMatches(pattern, m.subject)) out.push(m);
+    }
+    return out;
+  }
+
+  find(seq: number): BusMessage | undefined {
+    this.trim();
+    const m = this.messages[this.indexOf(seq)];
+    return m?.seq === seq ? m : undefined;
+  }
+
+  /** The first index whose seq is at least `seq` (seqs increase). */
+  private indexOf(seq: number): number {
+    let lo = this.head;
+    let hi = this.messages.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.messages[mid]!.seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private trim(): void {
+    const oldest = this.now() - this.limits.maxAgeMs;
+    const { maxMessages, maxBytes } = this.limits;
+    while (this.head < this.messages.length) {
+      const m = this.messages[this.head]!;
+      if (this.messages.length - this.head <= maxMessages && this.bytes <= maxBytes && m.timeMs >= oldest) break;
+      this.bytes -= m.data.length;
+      this.head++;
+    }
+    // the dropped head is cut off once it is half the array: amortized O(1) per message
+    if (this.head > 1024 && this.head * 2 > this.messages.length) {
+      this.messages.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+}
+
 /**
  * The embedded bus. publish() resolves once every subscriber has been handed the message (not
  * once it has handled it); a handler's failure is reported to `onError` and does not stop the bus.
@@ -80,29 +176,53 @@ export class InProcessBus implements EventBus {
   private readonly subs = new Set<InProcessSub>();
   private seq = 0;
   private closed = false;
+  private history: History | undefined;
 
-  constructor(private readonly onError: (e: unknown, m: BusMessage) => void = () => {}) {}
+  constructor(
+    private readonly onError: (e: unknown, m: BusMessage) => void = () => {},
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Keeps the messages of `limits.subjects` too: with earlier calls, every subject asked for, within the largest bounds asked for. */
+  keepHistory(limits: HistoryLimits): void {
+    const previous = this.history;
+    const p = previous?.limits;
+    const merged: HistoryLimits = p
+      ? {
+          subjects: [...new Set([...p.subjects, ...limits.subjects])],
+          maxMessages: Math.max(p.maxMessages, limits.maxMessages),
+          maxBytes: Math.max(p.maxBytes, limits.maxBytes),
+          maxAgeMs: Math.max(p.maxAgeMs, limits.maxAgeMs),
+        }
+      : limits;
+    this.history = new History(merged, this.now);
+    for (const m of previous?.from(0, ">") ?? []) this.history.add(m);
+  }
 
   publish(subject: string, data: Uint8Array): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the event bus is closed"));
-    const m: BusMessage = { subject, data, seq: ++this.seq };
-    for (const sub of this.subs) {
-      if (!subjectMatches(sub.pattern, subject)) continue;
-      sub.tail = sub.tail.then(async () => {
-        if (!sub.active) return;
-        try {
-          await sub.handler(m);
-        } catch (e) {
-          this.onError(e, m);
-        }
-      });
-    }
+    const m: BusMessage = { subject, data, seq: ++this.seq, timeMs: this.now() };
+    if (this.history?.keeps(subject)) this.history.add(m);
+    for (const sub of this.subs) if (subjectMatches(sub.pattern, subject)) this.deliver(sub, m);
     return Promise.resolve();
   }
 
+  private deliver(sub: InProcessSub, m: BusMessage): void {
+    sub.tail = sub.tail.then(async () => {
+      if (!sub.active) return;
+      try {
+        await sub.handler(m);
+      } catch (e) {
+        this.onError(e, m);
+      }
+    });
+  }
+
   subscribe(subject: string, handler: (m: BusMessage) => void | Promise<void>, options: SubscribeOptions = {}): Promise<Subscription> {
-    if (options.deliver === "all") return Promise.reject(new Error("the in-process event bus keeps no history (deliver: all)"));
+    if (options.fromSeq === undefined && options.deliver === "all") return Promise.reject(new Error("the in-process event bus keeps no history (deliver: all)"));
     const sub: InProcessSub = { pattern: subject, handler, tail: Promise.resolve(), active: true };
+    // the kept messages are queued before the sub is added, both synchronously: the live ones follow without a gap or a repeat
+    if (options.fromSeq !== undefined) for (const m of this.history?.from(options.fromSeq, subject) ?? []) this.deliver(sub, m);
     this.subs.add(sub);
     return Promise.resolve({
       unsubscribe: async () => {
@@ -111,6 +231,11 @@ export class InProcessBus implements EventBus {
         await sub.tail;
       },
     });
+  }
+
+  kept(subject: string, seq: number): Promise<KeptMessage> {
+    const m = this.history?.find(seq);
+    return Promise.resolve(m && subjectMatches(subject, m.subject) ? { lastSeq: this.seq, timeMs: m.timeMs } : { lastSeq: this.seq });
   }
 
   async close(): Promise<void> {

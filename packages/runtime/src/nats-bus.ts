@@ -8,7 +8,7 @@
 // once (NatsDownError) instead of waiting for an ack that cannot come.
 import { consumerOpts, RetentionPolicy, StorageType, type JetStreamClient, type NatsConnection } from "nats";
 import { ConfigError } from "./config.js";
-import type { BusMessage, EventBus, OpenBusOptions, PublishOptions, SubscribeOptions, Subscription } from "./bus.js";
+import { subjectMatches, type BusMessage, type EventBus, type KeptMessage, type OpenBusOptions, type PublishOptions, type SubscribeOptions, type Subscription } from "./bus.js";
 import { createLogger } from "./log.js";
 import { isJetStreamTimeout, NatsLink } from "./nats-link.js";
 import type { DependencyHealth } from "./service.js";
@@ -78,11 +78,12 @@ export class NatsBus implements EventBus {
     // A push-based ordered consumer: nats-server 2.9 (Debian's) does not serve the pull-based
     // ordered consumers of the newer `js.consumers` API.
     const opts = consumerOpts().orderedConsumer().bindStream(this.stream);
-    if (options.deliver === "all") opts.deliverAll();
+    if (options.fromSeq !== undefined) opts.startSequence(Math.max(1, options.fromSeq));
+    else if (options.deliver === "all") opts.deliverAll();
     else opts.deliverNew();
     const sub = await jetstream(this.link.connection).subscribe(subject, opts);
     const done = (async () => {
-      for await (const m of sub) await handler({ subject: m.subject, data: m.data, seq: m.seq });
+      for await (const m of sub) await handler({ subject: m.subject, data: m.data, seq: m.seq, timeMs: Math.floor(m.info.timestampNanos / NS_PER_MS) });
     })();
     return {
       unsubscribe: async () => {
@@ -90,6 +91,18 @@ export class NatsBus implements EventBus {
         await done;
       },
     };
+  }
+
+  /** NatsDownError while NATS is down. */
+  async kept(subject: string, seq: number): Promise<KeptMessage> {
+    return this.link.run(async (nc) => {
+      const jsm = await nc.jetstreamManager({ timeout: PUBLISH_TIMEOUT_MS });
+      const lastSeq = (await jsm.streams.info(this.stream)).state.last_seq;
+      if (seq < 1 || seq > lastSeq) return { lastSeq };
+      // a sequence the stream no longer has (past its limits, or deleted) is an error: not kept
+      const m = await jsm.streams.getMessage(this.stream, { seq }).catch(() => undefined);
+      return m && subjectMatches(subject, m.subject) ? { lastSeq, timeMs: m.time.getTime() } : { lastSeq };
+    });
   }
 
   health(): DependencyHealth {
