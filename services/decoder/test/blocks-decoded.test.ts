@@ -71,6 +71,7 @@ it("every decoded block once, in order, across a restart and a bus outage; rebui
       await inner.publish(subject, data);
     },
     subscribe: (s, fn, o) => inner.subscribe(s, fn, o),
+    kept: (s, q) => inner.kept(s, q),
     close: () => inner.close(),
   };
 

@@ -24,6 +24,7 @@ it("publishes each transition once, in order, with its id; waits (bounded) while
       await inner.publish(subject, data);
     },
     subscribe: (s, fn, o) => inner.subscribe(s, fn, o),
+    kept: (s, q) => inner.kept(s, q),
     close: () => inner.close(),
   };
   await inner.subscribe(pendingTracesSubject("localnet"), (m) => {
