@@ -7,7 +7,8 @@
 // proxies and clients from taking a quiet stream for a dead one. The client going away cancels the call.
 // A slow client holds the stream: no next message is asked of the service while the socket's buffer is
 // full, so memory stays bounded by one message plus the socket's high-water mark; a client that takes
-// nothing within the send timeout is dropped. Input errors answer as REST does, before the stream.
+// nothing within the send timeout is dropped. Input errors answer as REST does, before the stream, and
+// so does a service's refusal before its first message (the status waits for it, briefly).
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -30,6 +31,8 @@ const SSE_HEADERS = {
 };
 
 const KEEPALIVE = ": keepalive\n\n";
+/** How long the answer's status waits for the stream's first message (a refusal before it is a 4xx). */
+const FIRST_MESSAGE_WAIT_MS = 500;
 
 async function* one<T>(m: T): AsyncIterable<T> {
   yield m;
@@ -78,6 +81,32 @@ export function sseEndpoint(o: SseOptions): Endpoint {
     res.once("close", gone);
     const aborted = new Promise<never>((_, reject) => ac.signal.addEventListener("abort", () => reject(ac.signal.reason as Error), { once: true }));
     aborted.catch(() => {});
+    let it: AsyncIterator<Message> | undefined;
+    // The answer's status waits for the stream's first message (a service refuses a subscription
+    // before it sends anything: that refusal is then an HTTP 4xx, as toncenter answers), but not
+    // longer than FIRST_MESSAGE_WAIT_MS: a stream that starts quietly gets its headers then.
+    let first: IteratorResult<Message> | undefined;
+    let pendingFirst: Promise<IteratorResult<Message>> | undefined;
+    try {
+      const opened = (async () => {
+        const answer = await o.transports.get(route.service)!.stream(method, ac.signal, undefined, callHeaders(clientOf(x)), one(input));
+        it = answer.message[Symbol.asyncIterator]();
+        return it.next();
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const quiet = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), FIRST_MESSAGE_WAIT_MS)));
+      first = await Promise.race([opened, quiet, aborted]).finally(() => clearTimeout(timer));
+      if (!first) {
+        pendingFirst = opened;
+        opened.catch(() => {});
+      }
+    } catch (err) {
+      res.off("close", gone);
+      if (!ac.signal.aborted) ac.abort(new ConnectError("the stream ended", Code.Canceled));
+      void it?.return?.()?.catch(() => {});
+      const { status, message } = o.classify(err, route);
+      return { status, body: errorBody(route.flavour, status, message, seen.extra ?? newExtra()), route: route.path };
+    }
     res.writeHead(200, { ...SSE_HEADERS, ...CORS, ...x.headers });
     res.flushHeaders();
     x.req.socket.setNoDelay(true);
@@ -91,12 +120,11 @@ export function sseEndpoint(o: SseOptions): Endpoint {
           }, o.keepaliveMs)
         : undefined;
     keepalive?.unref();
-    let it: AsyncIterator<Message> | undefined;
     try {
-      const answer = await Promise.race([o.transports.get(route.service)!.stream(method, ac.signal, undefined, callHeaders(clientOf(x)), one(input)), aborted]);
-      it = answer.message[Symbol.asyncIterator]();
       for (;;) {
-        const r = await Promise.race([it.next(), aborted]);
+        const r = first ?? (await Promise.race([pendingFirst ?? it!.next(), aborted]));
+        first = undefined;
+        pendingFirst = undefined;
         if (r.done) break;
         const written = res.write(sseEvent(eventParts(method.output, r.value)));
         keepalive?.refresh();
