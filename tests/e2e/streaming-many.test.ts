@@ -49,13 +49,18 @@ describe("1,000 subscribers, 10,000 addresses", () => {
     expect(clients.every((c) => c.status === 200)).toBe(true);
     await Promise.all(clients.map((c) => c.waitFor((e) => e.event === "connected", 60_000)));
     const connected = heapMiB();
+    let lastHash = "";
     for (let i = 0; i < 5; i++) {
-      await w1.send({ to: w2.address, value: toNano("0.01") });
+      const txs = await w1.send({ to: w2.address, value: toNano("0.01") });
+      lastHash = txs.find((x) => x.address === BigInt(`0x${w1.address.hash.toString("hex")}`))!.hash().toString("base64");
       await net.chain.seal();
     }
     const last = net.chain.lastMasterchain!.id.seqno;
     const isLast = (e: { event: string; data: string }) => e.event === "event" && JSON.parse(e.data).type === "blocks" && JSON.parse(e.data).block.seqno === last;
     await Promise.all(clients.map((c) => c.waitFor(isLast, 60_000)));
+    // the wallets' last transactions come once the decoder has classified their traces
+    const lastTx = (e: { event: string; data: string }) => e.event === "event" && JSON.parse(e.data).type === "transactions" && JSON.parse(e.data).transactions.some((x: Json) => x.hash === lastHash);
+    await Promise.all(clients.filter((_, i) => i % 200 === 0).map((c) => c.waitFor(lastTx, 60_000)));
     const blocks = (c: SseClient) => c.notifications().filter((n: Json) => n.type === "blocks").length;
     expect(clients.every((c) => blocks(c) >= 5)).toBe(true);
     const watchers = clients.filter((_, i) => i % 100 === 0);

@@ -265,3 +265,40 @@ export async function openBus(options: OpenBusOptions = {}): Promise<EventBus> {
   const { NatsBus } = await import("./nats-bus.js");
   return NatsBus.connect(options.natsUrl, options);
 }
+
+/**
+ * A subscription that holds while the bus cannot take it yet (NATS down when a process starts with
+ * --nats-url): asked again every `retryMs` until it is made, `onRetry` told each failure. A
+ * subscriber that only ever learns of events this way would otherwise hear nothing for its life.
+ */
+export function subscribeWhenUp(
+  bus: EventBus,
+  subject: string,
+  handler: (m: BusMessage) => void | Promise<void>,
+  o: { retryMs?: number; onRetry?: (e: unknown) => void } = {},
+): Subscription {
+  let sub: Subscription | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const attempt = async (): Promise<void> => {
+    try {
+      const s = await bus.subscribe(subject, handler);
+      if (stopped) await s.unsubscribe();
+      else sub = s;
+    } catch (e) {
+      if (stopped) return;
+      o.onRetry?.(e);
+      timer = setTimeout(() => void attempt(), o.retryMs ?? 2000);
+      timer.unref();
+    }
+  };
+  const first = attempt();
+  return {
+    unsubscribe: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await first;
+      await sub?.unsubscribe();
+    },
+  };
+}

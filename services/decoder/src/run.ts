@@ -3,7 +3,7 @@
 // wakes it; it also looks on its own every few seconds, so a broker outage or a missed event costs
 // nothing. Indexing never waits for it.
 import { type DecodedKeys, DECODER_CHECKPOINT, getCheckpoint, setCheckpoint, type Store } from "@tongate/store";
-import type { EventBus, Logger, Subscription } from "@tongate/runtime";
+import { subscribeWhenUp, type EventBus, type Logger, type Subscription } from "@tongate/runtime";
 import { classifyBlock } from "./actions/classify-block.js";
 import { decodeBlock } from "./decode-block.js";
 import { indexedBlocksAfter } from "./inputs.js";
@@ -72,6 +72,8 @@ export interface DecoderRunOptions {
 export class DecoderRun {
   private stopped = false;
   private wake?: () => void;
+  /** a blocks.indexed came while a round was running: the next round starts at once */
+  private woken = false;
   private sub?: Subscription;
   private loop?: Promise<void>;
   private readonly s: DecoderStatus = { running: false, decodedSeqno: 0, indexedSeqno: 0, lagBlocks: 0, blocksDecoded: 0, accountsFailed: 0, transientRetries: 0, tracesClassified: 0, tracesReclassified: 0, tracesFailed: 0, tracesBroken: 0, classifyMs: 0 };
@@ -82,9 +84,21 @@ export class DecoderRun {
 
   async start(): Promise<void> {
     this.s.decodedSeqno = (await getCheckpoint(this.o.store, DECODER_CHECKPOINT)) ?? 0;
-    this.sub = await this.o.bus?.subscribe("tongate.*.blocks.indexed", () => this.wake?.()).catch(() => undefined);
+    this.subscribe();
     this.s.running = true;
     this.loop = this.run();
+  }
+
+  /**
+   * blocks.indexed wakes the loop (it polls otherwise). A bus that cannot subscribe yet (NATS down
+   * at start) is asked again every few seconds, so the decoder follows at the indexer's pace once it is up.
+   */
+  private subscribe(): void {
+    if (!this.o.bus) return;
+    this.sub = subscribeWhenUp(this.o.bus, "tongate.*.blocks.indexed", () => {
+      this.woken = true;
+      this.wake?.();
+    });
   }
 
   status(): DecoderStatus {
@@ -101,6 +115,7 @@ export class DecoderRun {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      this.woken = false;
       try {
         const indexed = (await getCheckpoint(this.o.store, INDEXER_CHECKPOINT)) ?? 0;
         this.s.indexedSeqno = indexed;
@@ -119,6 +134,7 @@ export class DecoderRun {
         if (e instanceof TransientFailure) this.o.log.warn({ mcSeqno: this.retrying.mcSeqno, attempt: this.retrying.attempts }, `decoder: ${e.message}; the block is decoded again`);
         else this.o.log.warn({ err: e }, "decoder: a block failed to decode; trying again");
       }
+      if (this.woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, POLL_MS);
         this.wake = () => {

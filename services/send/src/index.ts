@@ -8,7 +8,7 @@ import { Send } from "@tongate/proto/gen/tongate/v2/send_pb.js";
 import { emulatorKey } from "@tongate/emulator";
 import { blockConfig, liteClientKey, PendingBlocks, type LiteserverPool } from "@tongate/liteclient";
 import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/events_pb.js";
-import { busKey, defineModule, eventNetworkOf, ifOpened, implement, optional, type RawOptions } from "@tongate/runtime";
+import { busKey, defineModule, eventNetworkOf, ifOpened, implement, optional, subscribeWhenUp, type RawOptions } from "@tongate/runtime";
 import { deliveredMessages, storeKey } from "@tongate/store";
 import type { EmulationDeps } from "./pending/emulate.js";
 import { PendingEngine, PENDING_DEFAULTS } from "./pending/engine.js";
@@ -121,9 +121,12 @@ export const sendService = defineModule({
       }
       return finality.indexed(seqno);
     };
-    const indexed = await ctx.needs.bus.subscribe("tongate.*.blocks.indexed", (m) => onIndexed(m.data)).catch((err: unknown) => {
-      ctx.log.warn({ err }, "pending: not subscribed to blocks.indexed; traces are finalized by the masterchain blocks that commit them");
-      return undefined;
+    let told = false;
+    const indexed = subscribeWhenUp(ctx.needs.bus, "tongate.*.blocks.indexed", (m) => onIndexed(m.data), {
+      onRetry: (err) => {
+        if (!told) ctx.log.warn({ err }, "pending: not subscribed to blocks.indexed yet (asking again until the bus takes it); meanwhile traces are finalized by the masterchain blocks that commit them");
+        told = true;
+      },
     });
     return {
       impls: [
@@ -142,7 +145,7 @@ export const sendService = defineModule({
         clearInterval(sweep);
         stopPrefetch?.();
         await unwatch();
-        await indexed?.unsubscribe().catch(() => undefined);
+        await indexed.unsubscribe().catch(() => undefined);
         await engine?.drain();
         await finality.settled();
         await events.flush(AbortSignal.timeout(1_000));

@@ -18,7 +18,7 @@ import { BlocksIndexedSchema } from "@tongate/proto/gen/tongate/indexer/v1/event
 import { Finality, PendingTraceChangedSchema } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { type StreamEvent, StreamEventSchema, TraceInvalidatedSchema } from "@tongate/proto/gen/tongate/streaming/v1/events_pb.js";
 import { blocksDecodedSubject, blocksIndexedSubject, pendingTracesSubject, streamEventsSubject } from "@tongate/proto/subjects.js";
-import { type BusMessage, type EventBus, type Logger, LruMap, type Subscription } from "@tongate/runtime";
+import { type BusMessage, type EventBus, type Logger, LruMap, subscribeWhenUp, type Subscription } from "@tongate/runtime";
 import { Counter, Histogram, type Registry } from "prom-client";
 import type { Store } from "../api/sql.js";
 import { b64, finalityName } from "../api/blockchain/pending.js";
@@ -78,11 +78,18 @@ export class StreamRenderer {
     return this.queue.length;
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
     const { bus, network } = this.o;
-    this.subs.push(await bus.subscribe(pendingTracesSubject(network), (m) => this.enqueue("pending.traces", () => this.onPending(m))));
-    this.subs.push(await bus.subscribe(blocksDecodedSubject(network), (m) => this.enqueue("blocks.decoded", () => this.onDecoded(m))));
-    this.subs.push(await bus.subscribe(blocksIndexedSubject(network), (m) => this.enqueue("blocks.indexed", () => this.onIndexed(m))));
+    // a bus not up yet (NATS down at start) is asked again until it takes the subscriptions
+    let told = false;
+    const onRetry = (err: unknown) => {
+      if (!told) this.o.log.warn({ err }, "stream: the bus cannot take the subscriptions yet; asking again until it can");
+      told = true;
+    };
+    this.subs.push(subscribeWhenUp(bus, pendingTracesSubject(network), (m) => this.enqueue("pending.traces", () => this.onPending(m)), { onRetry }));
+    this.subs.push(subscribeWhenUp(bus, blocksDecodedSubject(network), (m) => this.enqueue("blocks.decoded", () => this.onDecoded(m)), { onRetry }));
+    this.subs.push(subscribeWhenUp(bus, blocksIndexedSubject(network), (m) => this.enqueue("blocks.indexed", () => this.onIndexed(m)), { onRetry }));
+    return Promise.resolve();
   }
 
   async stop(): Promise<void> {
