@@ -4,50 +4,22 @@
 // (./traces.ts, ./service.ts) and the key index (./key-lookups.ts, whose stored trace record is
 // traceHeader's message: store/key-index/render.ts), so both answer the same.
 import { create } from "@bufbuild/protobuf";
-import { type Action, ActionSchema, type Trace, type TraceNode, TraceNodeSchema, TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
+import { type Action, type Trace, type TraceNode, TraceNodeSchema, TraceSchema } from "@tongate/proto/gen/tongate/v3/actions_pb.js";
 import type { Transaction } from "@tongate/proto/gen/tongate/v3/blockchain_pb.js";
 import type { KeyActionRow, KeyClassificationRow } from "@tongate/store";
-import { type ActionJson, type ActionRow, actionFromJson, renderAction } from "@tongate/actions";
+import { type ActionJson, actionFromJson, v3Action, type V3ActionExtras } from "@tongate/actions";
 import type { TraceRecord } from "../../store/traces.js";
 
 /** What an action shows besides its row: its accounts (include_accounts), its transactions (include_transactions). */
-export interface ActionExtras {
-  accounts: boolean;
-  transactions?: ReadonlyMap<string, Transaction>;
-}
+export type ActionExtras = V3ActionExtras;
 
 /**
  * A stored action as API v3 gives it: the classifier's row (the decoder stores it as actionToJson's
- * text) rendered by @tongate/actions, as the CLI and the send service render theirs. What the decoder
- * classified is of finalized blocks (the indexer follows the masterchain).
+ * text) rendered by @tongate/actions, as the CLI, the send service and the Streaming API render theirs.
+ * What the decoder classified is of finalized blocks (the indexer follows the masterchain).
  */
 export function actionOf(r: KeyActionRow, extras: ActionExtras = { accounts: false }): Action {
-  return renderedActionOf(actionFromJson(JSON.parse(r.row) as ActionJson), extras, "finalized");
-}
-
-/** A classifier's action row as API v3 gives it (a stored one, or one of the send service's pending traces). */
-export function renderedActionOf(row: ActionRow, extras: ActionExtras, finality: "pending" | "confirmed" | "finalized"): Action {
-  const a = renderAction(row, { includeAccounts: extras.accounts, finality });
-  return create(ActionSchema, {
-    traceId: a.trace_id,
-    actionId: a.action_id,
-    startLt: BigInt(a.start_lt),
-    endLt: BigInt(a.end_lt),
-    startUtime: a.start_utime,
-    endUtime: a.end_utime,
-    traceEndLt: BigInt(a.trace_end_lt),
-    traceEndUtime: a.trace_end_utime,
-    traceMcSeqnoEnd: a.trace_mc_seqno_end,
-    transactions: a.transactions,
-    success: a.success,
-    type: a.type,
-    details: a.details,
-    traceExternalHash: a.trace_external_hash,
-    traceExternalHashNorm: a.trace_external_hash_norm,
-    accounts: a.accounts ?? [],
-    transactionsFull: extras.transactions ? a.transactions.flatMap((h) => extras.transactions!.get(h) ?? []) : [],
-    finality: a.finality,
-  });
+  return v3Action(actionFromJson(JSON.parse(r.row) as ActionJson), extras, "finalized");
 }
 
 /** A trace's actions as /traces lists them: in (start_lt, end_lt, action_id) order, of the types `visible` keeps. */

@@ -3,7 +3,7 @@
 // A trace leaves them once it is finalized: the send service knows it, or the index has it whole
 // (then /traces and /actions answer it).
 import { create } from "@bufbuild/protobuf";
-import { type ActionJson, type ActionRow, actionFromJson } from "@tongate/actions";
+import { type ActionJson, type ActionRow, actionFromJson, v3Action } from "@tongate/actions";
 import type { PendingTrace } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import {
   type Action,
@@ -23,7 +23,7 @@ import { b64Hash, rawAddress } from "../params.js";
 import { openTraces } from "../landed.js";
 import type { PendingSource } from "../pending.js";
 import type { Store } from "../sql.js";
-import { type ActionExtras, renderedActionOf, traceOf } from "./models.js";
+import { type ActionExtras, traceOf } from "./models.js";
 import { visibleIn } from "./request.js";
 
 /** The classifier's rows of the trace (its actions_json), in the classifier's order. */
@@ -52,7 +52,7 @@ export function pendingActionsOf(trace: PendingTrace, supportedActionTypes: read
   return actionRowsOf(trace)
     .filter(visible)
     .sort(byLt)
-    .map((r) => renderedActionOf(r, extras, finality));
+    .map((r) => v3Action(r, extras, finality));
 }
 
 /** The trace as /traces shows one (trace_state "pending"), its transactions and tree, and its actions. */
