@@ -161,8 +161,8 @@ export function brokenCases(gateway: Gateway, routes: Route[], address: string, 
   return cases;
 }
 
-/** API v3 and the Emulate API (toncenter's ton-emulate-go) answer errors as {"error"}; API v2 as {"ok":false,"error","code"}. */
-export const v3Envelope = (path: string): boolean => path.startsWith("/api/v3/") || path.startsWith("/api/emulate/");
+/** API v3, the Emulate API (toncenter's ton-emulate-go), the Streaming API and the site document answer errors as {"error"}; API v2 as {"ok":false,"error","code"}. */
+export const v3Envelope = (path: string): boolean => ["/api/v3/", "/api/emulate/", "/api/streaming/", "/api/tongate/"].some((api) => path.startsWith(api));
 
 /**
  * What is wrong with the envelope of one answer (undefined: nothing): an error must be v2's
