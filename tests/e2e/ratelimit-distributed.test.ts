@@ -57,7 +57,8 @@ afterAll(async () => {
 });
 
 describe("two gateways, one ratelimit service", () => {
-  it(`admit a ${RPS} rps key's requests at ${RPS} rps in all`, async () => {
+  // A measurement on a shared 2-core host: a second try (with a fresh key) when the first is disturbed.
+  it(`admit a ${RPS} rps key's requests at ${RPS} rps in all`, { retry: 1, timeout: 30_000 }, async () => {
     const secret = await createKey(gateways[0]!, ADMIN, RPS);
 
     // The window is the admitted answers' own, first to last: a busy machine delays
@@ -90,7 +91,7 @@ describe("two gateways, one ratelimit service", () => {
     }
     const after = await fetch(`${gateways[1]}${DETECT}`, { headers: { "x-api-key": secret } });
     expect(after.headers.get("ratelimit-limit")).toBe(String(RPS));
-  }, 30_000);
+  });
 
   it("refuses counted requests when the ratelimit service is gone (never admits them unlimited); health still answers", async () => {
     await stopProcess(rateLimitProcess);
