@@ -5,10 +5,9 @@
 // body is read). The address is the socket peer, or, when the peer is a trusted
 // proxy, the rightmost X-Forwarded-For entry that is not a trusted proxy itself:
 // entries left of it were written by the client and prove nothing.
-import { createHash } from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import type { IncomingMessage } from "node:http";
-import { ConfigError } from "@tongate/runtime";
+import { apiKeyId, ConfigError } from "@tongate/runtime";
 
 export interface ClientIdentity {
   /** Empty: keyless. */
@@ -100,4 +99,4 @@ export function forwardedClient(client: ClientIdentity | undefined, peer: string
 }
 
 /** The public id of an API key: the RateLimit service's (the first 12 hex digits of its SHA-256). */
-export const keyIdOf = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex").slice(0, 12);
+export const keyIdOf = apiKeyId;

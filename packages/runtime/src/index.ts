@@ -6,6 +6,7 @@ export * from "./service.js";
 export * from "./service-host.js";
 export * from "./lru.js";
 export * from "./bus.js";
+export * from "./api-key.js";
 export * from "./metrics-server.js";
 export * from "./interceptors.js";
 export * from "./process-guard.js";

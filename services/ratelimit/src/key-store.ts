@@ -5,7 +5,8 @@
 // file renamed over it) and are read again when the file changes on disk (checked
 // at most once per second, on lookup), so keys made by another process — or edited
 // by hand — take effect; without one they live in memory.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { apiKeyIdOfHash, hashApiKey } from "@tongate/runtime";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompiledPolicy, type KeyPolicy } from "./policy.js";
@@ -32,8 +33,8 @@ export interface NewKey extends KeyPolicy {
   account: string;
 }
 
-export const hashSecret = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex");
-export const idOfHash = (hash: string): string => hash.slice(0, 12);
+export const hashSecret = hashApiKey;
+export const idOfHash = apiKeyIdOfHash;
 
 export interface KeyStoreOptions {
   /** The data directory; undefined: memory only. */
