@@ -195,13 +195,15 @@ export class NatsLink {
   /**
    * Runs `op` against the broker; NatsDownError at once while it is down or once it goes down
    * meanwhile; NatsDeadlineError once the server has sent nothing for `deadlineMs` while `op` waits
-   * (`op` goes on, its result unused).
+   * (`op` goes on, its result unused: `abandoned` is aborted then, so an op of several steps stops
+   * before a write whose caller has already been answered otherwise).
    */
-  async run<T>(op: (nc: NatsConnection) => Promise<T>, o: { deadlineMs?: number } = {}): Promise<T> {
+  async run<T>(op: (nc: NatsConnection, abandoned: AbortSignal) => Promise<T>, o: { deadlineMs?: number } = {}): Promise<T> {
     const nc = this.connection;
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
-    const racers: Promise<T>[] = [op(nc), this.down];
+    const abandon = new AbortController();
+    const racers: Promise<T>[] = [op(nc, abandon.signal), this.down];
     if (o.deadlineMs !== undefined) {
       const ms = o.deadlineMs;
       racers.push(
@@ -242,6 +244,7 @@ export class NatsLink {
     } finally {
       settled = true;
       clearTimeout(timer);
+      abandon.abort();
     }
   }
 

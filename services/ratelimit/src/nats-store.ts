@@ -109,7 +109,7 @@ export class NatsBucketStore implements BucketStore {
     const t0 = performance.now();
     if (this.link.up) {
       try {
-        const t = await this.link.run(() => this.sharedUpdate(id, step), { deadlineMs: this.deadlineMs });
+        const t = await this.link.run((_, abandoned) => this.sharedUpdate(id, step, abandoned), { deadlineMs: this.deadlineMs });
         this.o.metrics.bucketUpdate("shared", performance.now() - t0);
         // contention is the shared store's answer, not an outage
         if (t === "contended") throw apiError(503, `rate-limit bucket ${id} is contended; try again`);
@@ -126,10 +126,15 @@ export class NatsBucketStore implements BucketStore {
     }
   }
 
-  private async sharedUpdate(id: string, step: (state: BucketState | undefined) => Take): Promise<Take | "contended"> {
+  /**
+   * Once `abandoned` (past the deadline the policy decided the request), a late answer must not
+   * spend a shared token as well: the update stops before its write.
+   */
+  private async sharedUpdate(id: string, step: (state: BucketState | undefined) => Take, abandoned: AbortSignal): Promise<Take | "contended"> {
     const key = kvKey(id);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await this.kv.get(key);
+      if (abandoned.aborted) return "contended";
       const live = entry && entry.operation === "PUT" && entry.value.length > 0;
       const t = step(live ? (entry.json() as BucketState) : undefined);
       if (!t.ok) return t;
