@@ -4,15 +4,14 @@
 // committed, and the trace leaves the pending endpoints once its masterchain block is indexed; the
 // actions the decoder then classifies from the chain equal the pending ones (but for finality and
 // what only the real chain knows: lts, times, the trace's id).
-import { Address, beginCell, toNano } from "@ton/core";
-import { TonClient, WalletContractV4, WalletContractV5R1, internal, SendMode, external, storeMessage } from "@ton/ton";
-import { storeJettonTransfer, storeTextComment } from "@tongate/contracts";
+import { Address, beginCell } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { actorsOf } from "../support/scenarios/chain.js";
 import { jettonScenario, type JettonScenario } from "../support/scenarios/jettons.js";
+import { genesisWalletOnTongate, sendJettonTransferReturnHash } from "../support/scenarios/wallet-send.js";
 import { v3ResponseErrors } from "../support/v3-schema.js";
 
 let net: Localnet;
@@ -45,43 +44,15 @@ afterAll(async () => {
 
 describe("a jetton transfer sent through sendBocReturnHash", () => {
   it("is a pending jetton_transfer at once, confirmed from its signed shard block, gone once indexed, and the indexed actions are the pending ones", async () => {
-    const genesis = net.genesis.wallets[2]!; // alice (actorsOf)
-    const client = new TonClient({ endpoint: `${t.url}/api/v2/jsonRPC` });
-    const publicKey = genesis.keyPair.publicKey;
-    const contract = genesis.version === "v4r2" ? WalletContractV4.create({ workchain: 0, publicKey }) : WalletContractV5R1.create({ workchain: 0, publicKey, walletId: { networkGlobalId: net.genesis.globalId } });
-    const wallet = client.open(contract);
+    // alice (actorsOf): genesis wallet 2, opened with @ton/ton's TonClient on tongate
+    const { client, wallet } = genesisWalletOnTongate(net, t.url, 2);
     const aliceWallet = jetton.wallets[0]!;
     const bobOwner = jetton.wallets[1]!.owner!;
     // alice's jetton wallet, as a client finds it: the master's get_wallet_address through API v2
     const found = await client.runMethod(jetton.master.address, "get_wallet_address", [{ type: "slice", cell: beginCell().storeAddress(wallet.address).endCell() }]);
     expect(found.stack.readAddress().equals(aliceWallet.address)).toBe(true);
 
-    const body = beginCell()
-      .store(
-        storeJettonTransfer({
-          queryId: 777n,
-          amount: 12_345n,
-          destination: bobOwner,
-          responseDestination: wallet.address,
-          customPayload: null,
-          forwardTonAmount: toNano("0.01"),
-          forwardPayload: { cell: beginCell().store(storeTextComment({ text: "pending jetton" })).endCell(), inRef: false },
-        }),
-      )
-      .endCell();
-    const transfer = {
-      seqno: await wallet.getSeqno(),
-      secretKey: genesis.keyPair.secretKey,
-      sendMode: SendMode.PAY_GAS_SEPARATELY,
-      timeout: net.now() + 60,
-      messages: [internal({ to: aliceWallet.address, value: toNano("0.2"), bounce: true, body })],
-    };
-    const signed = contract instanceof WalletContractV4 ? contract.createTransfer(transfer) : contract.createTransfer(transfer);
-    const boc = beginCell().store(storeMessage(external({ to: wallet.address, body: signed }))).endCell().toBoc().toString("base64");
-
-    const sent = await fetch(`${t.url}/api/v2/sendBocReturnHash`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ boc }) });
-    expect(sent.status).toBe(200);
-    const { result } = (await sent.json()) as { result: { hash: string; hash_norm: string } };
+    const result = await sendJettonTransferReturnHash(net, t.url, 2, { jettonWallet: aliceWallet.address, destination: bobOwner, amount: 12_345n, queryId: 777n, comment: "pending jetton" });
 
     // pending: readable once emulated (the service waits up to a second for an emulation in flight;
     // the process's first emulation compiles the contracts' code and may take longer on a busy host)

@@ -3,15 +3,14 @@
 // then confirmed (its shard block signed, not yet committed), then finalized, in that order; the
 // finalized actions are /api/v3/actions' for the trace. The same over the WebSocket, with subscribe,
 // unsubscribe, ping and toncenter's errors.
-import { Address, beginCell, toNano } from "@ton/core";
-import { TonClient, WalletContractV4, WalletContractV5R1, internal, SendMode, external, storeMessage } from "@ton/ton";
-import { storeJettonTransfer, storeTextComment } from "@tongate/contracts";
+import type { Address } from "@ton/core";
 import type { Localnet } from "@tongate/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodedTo, getJson, startEmbedded, type Embedded } from "../support/embedded.js";
 import { startTestLocalnet } from "../support/localnet.js";
 import { actorsOf } from "../support/scenarios/chain.js";
 import { jettonScenario, type JettonScenario } from "../support/scenarios/jettons.js";
+import { genesisWalletOnTongate, sendJettonTransferReturnHash } from "../support/scenarios/wallet-send.js";
 import { SseClient, WsClient } from "../support/stream-client.js";
 
 let net: Localnet;
@@ -35,44 +34,10 @@ afterAll(async () => {
   await net?.close();
 });
 
-/** alice's wallet (the genesis wallet the jetton scenario gave jettons) as @ton/ton opens it on tongate. */
-function aliceWallet() {
-  const genesis = net.genesis.wallets[2]!;
-  const client = new TonClient({ endpoint: `${t.url}/api/v2/jsonRPC` });
-  const publicKey = genesis.keyPair.publicKey;
-  const contract = genesis.version === "v4r2" ? WalletContractV4.create({ workchain: 0, publicKey }) : WalletContractV5R1.create({ workchain: 0, publicKey, walletId: { networkGlobalId: net.genesis.globalId } });
-  return { genesis, contract, wallet: client.open(contract) };
-}
-
-/** Signs and sends a jetton transfer from alice to bob through sendBocReturnHash; its hashes. */
+/** Signs and sends a jetton transfer from alice (genesis wallet 2, the jetton scenario's first holder) to bob through sendBocReturnHash; its hashes. */
 async function sendJettonTransfer(amount: bigint, comment: string): Promise<{ hash: string; hash_norm: string; sender: string }> {
-  const { genesis, contract, wallet } = aliceWallet();
-  const body = beginCell()
-    .store(
-      storeJettonTransfer({
-        queryId: 1n,
-        amount,
-        destination: jetton.wallets[1]!.owner!,
-        responseDestination: wallet.address,
-        customPayload: null,
-        forwardTonAmount: toNano("0.01"),
-        forwardPayload: { cell: beginCell().store(storeTextComment({ text: comment })).endCell(), inRef: false },
-      }),
-    )
-    .endCell();
-  const transfer = {
-    seqno: await wallet.getSeqno(),
-    secretKey: genesis.keyPair.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    timeout: net.now() + 60,
-    messages: [internal({ to: jetton.wallets[0]!.address, value: toNano("0.2"), bounce: true, body })],
-  };
-  const signed = contract instanceof WalletContractV4 ? contract.createTransfer(transfer) : contract.createTransfer(transfer);
-  const boc = beginCell().store(storeMessage(external({ to: wallet.address, body: signed }))).endCell().toBoc().toString("base64");
-  const sent = await fetch(`${t.url}/api/v2/sendBocReturnHash`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ boc }) });
-  expect(sent.status).toBe(200);
-  const { result } = (await sent.json()) as { result: { hash: string; hash_norm: string } };
-  return { ...result, sender: raw(wallet.address) };
+  const sent = await sendJettonTransferReturnHash(net, t.url, 2, { jettonWallet: jetton.wallets[0]!.address, destination: jetton.wallets[1]!.owner!, amount, queryId: 1n, comment });
+  return { ...sent, sender: raw(sent.sender) };
 }
 
 /** Seals the next block with its shard blocks signed for a while before they are committed (confirmed), then waits until it is decoded. */
@@ -99,7 +64,7 @@ async function expectFinalizedAsIndexed(finalized: Json): Promise<void> {
 
 describe("SSE", () => {
   it("a jetton transfer reaches the sender's subscriber pending, then confirmed, then finalized; finalized = /api/v3/actions", async () => {
-    const account = raw(aliceWallet().wallet.address);
+    const account = raw(genesisWalletOnTongate(net, t.url, 2).wallet.address);
     const sub = await SseClient.open(`${t.url}/api/streaming/v2/sse`, { types: ["actions", "transactions"], addresses: [account], min_finality: "pending", include_address_book: true });
     expect(sub.status, JSON.stringify(sub.body)).toBe(200);
     const connected = await sub.waitFor((e) => e.event === "connected");
@@ -149,7 +114,7 @@ describe("SSE", () => {
 
 describe("WebSocket", () => {
   it("subscribe, ping, unsubscribe and errors by id; a jetton transfer pending → confirmed → finalized", async () => {
-    const account = raw(aliceWallet().wallet.address);
+    const account = raw(genesisWalletOnTongate(net, t.url, 2).wallet.address);
     const ws = await WsClient.open(`${t.url}/api/streaming/v2/ws`);
     expect(await ws.request({ operation: "ping", id: "p1" })).toEqual({ id: "p1", status: "pong" });
     expect((await ws.request({ operation: "subscribe", id: "bad1", types: ["transactions"] })).error).toMatch(/addresses are required/);
