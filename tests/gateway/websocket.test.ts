@@ -119,6 +119,19 @@ describe.each([
     expect(metrics).toMatch(/tongate_http_streams_open\{route="\/api\/test\/v1\/echo",kind="websocket"\} 0/);
   });
 
+  it("a header a field declares, sent with the upgrade, reaches the call: the default for frames that leave the field out", async () => {
+    const c = await connect(`${target().url}/api/test/v1/echo`, { "X-Echo-Text": "from the header" });
+    c.ws.send(JSON.stringify({ op: "echo", id: "h1" }));
+    c.ws.send(JSON.stringify({ op: "echo", id: "h2", text: "from the frame" }));
+    await until(() => c.frames.length === 2);
+    expect(json(c.frames)).toEqual([
+      { id: "h1", text: "from the header" },
+      { id: "h2", text: "from the frame" },
+    ]);
+    c.ws.close();
+    await c.closed;
+  });
+
   it("a frame that does not parse is answered with its id and what is wrong; the connection stays open", async () => {
     const c = await connect(`${target().url}/api/test/v1/echo`);
     c.ws.send("{not json");

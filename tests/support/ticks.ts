@@ -72,7 +72,7 @@ export function ticksModule(state: TickState) {
             for await (const r of requests) {
               switch (r.op) {
                 case "echo":
-                  yield { data: JSON.stringify({ id: r.id ?? null, text: r.text }) };
+                  yield { data: JSON.stringify({ id: r.id ?? null, text: r.text || (ctx.requestHeader.get("x-echo-text") ?? "") }) };
                   break;
                 case "flood": {
                   const pad = "x".repeat(r.pad);

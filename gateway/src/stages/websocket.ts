@@ -11,9 +11,11 @@
 // maxBufferedBytes of frames unread is closed (1013) and its call cancelled; a client that sends faster
 // than the service takes is held back (inbox.ts); a peer that does not answer a ping within the
 // keepalive interval is cut off.
+import type { IncomingHttpHeaders } from "node:http";
 import type { Socket } from "node:net";
 import type { DescMethodBiDiStreaming, DescService, JsonValue, Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
+import { conventionOf } from "@tongate/proto/json/conventions.js";
 import { WebSocket, WebSocketServer, type RawData } from "ws";
 import { parseBody } from "../codec/parse.js";
 import { boundedMessage } from "../envelope.js";
@@ -78,6 +80,21 @@ function parseFrame(route: Route, data: RawData, isBinary: boolean): { input: Me
   } catch (e) {
     return { id, error: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/**
+ * The upgrade request's headers that fields of the input declare (json.header): they go with the
+ * call, for the service to apply to the frames that do not set the field (a frame is parsed alone).
+ */
+function declaredHeaders(route: Route, headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of conventionOf(route.method.input).fields) {
+    if (!f.header) continue;
+    const sent = headers[f.header.toLowerCase()];
+    const value = Array.isArray(sent) ? sent[sent.length - 1] : sent;
+    if (value !== undefined) out[f.header.toLowerCase()] = value;
+  }
+  return out;
 }
 
 export class WebSockets {
@@ -169,7 +186,7 @@ export class WebSockets {
 
     void (async () => {
       try {
-        const answer = await this.o.transports.get(route.service)!.stream(method, ac.signal, undefined, callHeaders(clientOf(x)), inbox);
+        const answer = await this.o.transports.get(route.service)!.stream(method, ac.signal, undefined, { ...declaredHeaders(route, x.req.headers), ...callHeaders(clientOf(x)) }, inbox);
         for await (const m of answer.message) {
           if (ws.readyState !== WebSocket.OPEN) break;
           send(frameOf(method.output, m));
