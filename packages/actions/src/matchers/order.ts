@@ -5,10 +5,12 @@
 // skipped (the DeFi families come later).
 import type { BlockMatcher } from "../engine/matcher.js";
 import { matchers as auction } from "./auction/index.js";
+import { matchers as cocoon } from "./cocoon/index.js";
 import { matchers as dns } from "./dns/index.js";
 import { matchers as elections } from "./elections/index.js";
 import { matchers as ethena } from "./ethena/index.js";
 import { matchers as jettons, failedExternalMatchers } from "./jettons/index.js";
+import { matchers as layerzero } from "./layerzero/index.js";
 import { matchers as multisig } from "./multisig/index.js";
 import { matchers as nft } from "./nft/index.js";
 import type { MatcherSet } from "./registry.js";
@@ -122,7 +124,7 @@ export const MATCHER_ORDER = [
 
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
-const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig];
+const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, cocoon, layerzero];
 
 function registered(): Map<MatcherName, BlockMatcher> {
   const all = new Map<MatcherName, BlockMatcher>();

@@ -1,0 +1,2 @@
+// Cocoon: the root, proxy, worker and client contracts' message bodies.
+export * from "./messages.js";
