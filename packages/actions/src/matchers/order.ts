@@ -13,6 +13,7 @@ import { matchers as multisig } from "./multisig/index.js";
 import { matchers as nft } from "./nft/index.js";
 import type { MatcherSet } from "./registry.js";
 import { matchers as staking } from "./staking/index.js";
+import { matchers as stonfi } from "./stonfi/index.js";
 import { matchers as subscriptions } from "./subscriptions/index.js";
 import { matchers as vesting } from "./vesting/index.js";
 
@@ -122,7 +123,7 @@ export const MATCHER_ORDER = [
 
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
-const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig];
+const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, stonfi];
 
 function registered(): Map<MatcherName, BlockMatcher> {
   const all = new Map<MatcherName, BlockMatcher>();
