@@ -16,6 +16,7 @@ import type { MatcherSet } from "./registry.js";
 import { matchers as staking } from "./staking/index.js";
 import { matchers as stonfi } from "./stonfi/index.js";
 import { matchers as subscriptions } from "./subscriptions/index.js";
+import { matchers as tonco } from "./tonco/index.js";
 import { matchers as vesting } from "./vesting/index.js";
 
 export const MATCHER_ORDER = [
@@ -124,7 +125,7 @@ export const MATCHER_ORDER = [
 
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
-const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, stonfi, dedust];
+const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, stonfi, dedust, tonco];
 
 function registered(): Map<MatcherName, BlockMatcher> {
   const all = new Map<MatcherName, BlockMatcher>();
