@@ -20,7 +20,7 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getMultipleLabeled } from "../../engine/helpers.js";
+import { getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
@@ -92,8 +92,8 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
     const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byLt);
     if (swaps.length !== payouts.length) throw new Error("stonfi v2: a swap without its pay_to");
     const outTransfers = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byLt);
-    const inTransfer = getMultipleLabeled("in_transfer", others, JettonTransferBlock)[0] ?? getMultipleLabeled("in_transfer", others, CallContractBlock)[0];
-    if (inTransfer === undefined) throw new Error("stonfi v2: no transfer in");
+    const inTransfer = getLabeled("in_transfer", others, JettonTransferBlock) ?? getLabeled("in_transfer", others, CallContractBlock);
+    if (inTransfer === null) throw new Error("stonfi v2: no transfer in");
     const outTransfer = outTransfers[outTransfers.length - 1];
     if (outTransfer === undefined) throw new Error("stonfi v2: no transfer out");
 

@@ -21,7 +21,7 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { findCallContract, getMultipleLabeled } from "../../engine/helpers.js";
+import { findCallContract, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
@@ -83,8 +83,8 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
     if (!(block instanceof CallContractBlock)) return [];
     const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byLt);
     const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byLt);
-    const inTransfer = getMultipleLabeled("in_transfer", others, JettonTransferBlock)[0] ?? getMultipleLabeled("in_transfer", others, CallContractBlock)[0];
-    if (inTransfer === undefined || swaps.length !== payouts.length) return [];
+    const inTransfer = getLabeled("in_transfer", others, JettonTransferBlock) ?? getLabeled("in_transfer", others, CallContractBlock);
+    if (inTransfer === null || swaps.length !== payouts.length) return [];
 
     let ok = true;
     // the asset each router wallet holds, as far as the swap shows it (null is TON)
