@@ -22,3 +22,6 @@ export * from "./tlb.js";
 export * from "./out-actions.js";
 export * from "./precompiled.js";
 export { readStateByGetMethods, type GetMethodRunner } from "./get-method-state.js";
+export * from "./stonfi/index.js";
+export * from "./dedust/index.js";
+export * from "./tonco/index.js";

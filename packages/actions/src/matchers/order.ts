@@ -6,6 +6,7 @@
 import type { BlockMatcher } from "../engine/matcher.js";
 import { matchers as auction } from "./auction/index.js";
 import { matchers as cocoon } from "./cocoon/index.js";
+import { matchers as dedust } from "./dedust/index.js";
 import { matchers as dns } from "./dns/index.js";
 import { matchers as elections } from "./elections/index.js";
 import { matchers as ethena } from "./ethena/index.js";
@@ -15,7 +16,9 @@ import { matchers as multisig } from "./multisig/index.js";
 import { matchers as nft } from "./nft/index.js";
 import type { MatcherSet } from "./registry.js";
 import { matchers as staking } from "./staking/index.js";
+import { matchers as stonfi } from "./stonfi/index.js";
 import { matchers as subscriptions } from "./subscriptions/index.js";
+import { matchers as tonco } from "./tonco/index.js";
 import { matchers as vesting } from "./vesting/index.js";
 
 export const MATCHER_ORDER = [
@@ -124,7 +127,7 @@ export const MATCHER_ORDER = [
 
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
-const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, cocoon, layerzero];
+const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, cocoon, layerzero, stonfi, dedust, tonco];
 
 function registered(): Map<MatcherName, BlockMatcher> {
   const all = new Map<MatcherName, BlockMatcher>();

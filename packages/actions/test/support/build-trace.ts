@@ -18,6 +18,8 @@ export interface TxSpec {
   origStatus?: TraceTransaction["origStatus"];
   endStatus?: TraceTransaction["endStatus"];
   children?: TxSpec[];
+  /** external-out messages (logs) the transaction sends, before its children's messages */
+  logs?: Cell[];
 }
 
 let counter = 0;
@@ -28,6 +30,30 @@ const boc = (c: Cell) => c.toBoc({ idx: false, crc32: false }).toString("base64"
 function opcodeOf(body: Cell): number | null {
   if (body.bits.length < 32) return null;
   return body.beginParse().loadInt(32);
+}
+
+/** An external-out message (a contract's log) with this body. */
+function logMessage(body: Cell, account: string, txLt: bigint, now: number): TraceMessage {
+  return {
+    hash: hashOf("log"),
+    hashNorm: null,
+    source: account,
+    destination: null,
+    value: null,
+    valueExtraCurrencies: null,
+    fwdFee: null,
+    ihrFee: null,
+    importFee: null,
+    createdLt: txLt + 1n,
+    createdAt: now,
+    opcode: opcodeOf(body),
+    bounce: null,
+    bounced: null,
+    body: boc(body),
+    bodyHash: body.hash().toString("base64"),
+    initState: null,
+    initStateHash: null,
+  };
 }
 
 /** A text comment body (op 0 + the text). */
@@ -81,6 +107,7 @@ export function buildTrace(root: TxSpec, startLt = 1_000_000n, now = 1_700_000_0
       outMsgs: [],
     };
     txs.push(tx);
+    for (const log of spec.logs ?? []) tx.outMsgs.push(logMessage(log, spec.account, txLt, now));
     for (const [i, child] of (spec.children ?? []).entries()) {
       const c = visit(child, txLt + 1n + BigInt(i));
       const out = c.inMsg;

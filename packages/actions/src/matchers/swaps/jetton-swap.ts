@@ -29,7 +29,7 @@ export interface JettonSwapData {
   sender: string | null;
   incoming: SwapTransfer;
   outgoing: SwapTransfer;
-  /** The asset the user asked for (toncenter's source_asset / destination_asset; stonfi_v2, dedust and tonco set them). */
+  /** The asset the user asked for (toncenter's source_asset / destination_asset; stonfi_v2, dedust, dedust_v2 and tonco set them). */
   sourceAsset?: string | null;
   destinationAsset?: string | null;
   /** The jetton wallet the user receives on, when the DEX names it. */
@@ -61,7 +61,7 @@ export class JettonSwapBlock extends Block {
     const d = this.data;
     row.asset = d.incoming.asset;
     row.asset2 = d.outgoing.asset;
-    if (d.dex === "stonfi_v2" || d.dex === "dedust" || d.dex === "tonco") {
+    if (d.dex === "stonfi_v2" || d.dex === "dedust" || d.dex === "dedust_v2" || d.dex === "tonco") {
       row.asset = d.sourceAsset ?? null;
       row.asset2 = d.destinationAsset ?? null;
     }

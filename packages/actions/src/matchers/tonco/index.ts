@@ -1,0 +1,7 @@
+// TONCO: swaps.
+import type { MatcherSet } from "../registry.js";
+import { ToncoSwapBlockMatcher } from "./swaps.js";
+
+export const matchers: MatcherSet = {
+  ToncoSwapBlockMatcher: new ToncoSwapBlockMatcher(),
+};

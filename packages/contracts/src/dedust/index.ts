@@ -1,0 +1,3 @@
+// DeDust: the vault/pool protocol (toncenter's "dedust") and CPMM v2 ("dedust_v2").
+export * from "./swaps.js";
+export * from "./swaps-v2.js";

@@ -1,0 +1,2 @@
+// STON.fi DEX (v1 and v2 routers and pools, pTON).
+export * from "./swaps.js";

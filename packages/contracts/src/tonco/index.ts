@@ -1,0 +1,2 @@
+// TONCO: the concentrated-liquidity AMM (router, pools).
+export * from "./swaps.js";
