@@ -10,18 +10,25 @@ interface Ctor {
   name: string;
   opcode: number;
   /** a jetton forward payload rather than a message body */
-  payload?: boolean;
+  payload: boolean;
   load: (s: Slice) => unknown;
-  store: (v: never) => (b: Builder) => void;
+  /** the body stored back from what was loaded, or null when the loader does not read it whole */
+  storeBack: (body: Cell) => Cell | null;
 }
 
-const ctor = <T>(name: string, opcode: number, load: (s: Slice) => T, store: (v: T) => (b: Builder) => void, payload = false): Ctor => ({
-  name,
-  opcode,
-  payload,
-  load,
-  store: store as (v: never) => (b: Builder) => void,
-});
+function ctor<T>(name: string, opcode: number, load: (s: Slice) => T, store: (v: T) => (b: Builder) => void, payload = false): Ctor {
+  const storeBack = (body: Cell): Cell | null => {
+    const s = body.beginParse();
+    let value: T;
+    try {
+      value = load(s);
+    } catch {
+      return null;
+    }
+    return s.remainingBits === 0 && s.remainingRefs === 0 ? beginCell().store(store(value)).endCell() : null;
+  };
+  return { name, opcode, payload, load, storeBack };
+}
 
 const OP = C.COFFEE_OPCODES;
 const CTORS: Ctor[] = [
@@ -57,17 +64,12 @@ const payloads: Cell[] = messages.flatMap((m) => {
 
 const opcodeOf = (c: Cell) => (c.bits.length >= 32 ? c.beginParse().preloadUint(32) : null);
 
-/** The bodies a constructor reads whole (some opcodes have several layouts). */
-function loadedWhole(c: Ctor): { body: Cell; value: unknown }[] {
+/** The bodies a constructor reads whole (some opcodes have several layouts), with what it stores back. */
+function loadedWhole(c: Ctor): { body: Cell; stored: Cell }[] {
   const candidates = c.payload ? payloads.filter((p) => opcodeOf(p) === c.opcode) : messages.filter((m) => m.opcode === c.opcode).map((m) => m.body);
   return candidates.flatMap((body) => {
-    try {
-      const s = body.beginParse();
-      const value = c.load(s);
-      return s.remainingBits === 0 && s.remainingRefs === 0 ? [{ body, value }] : [];
-    } catch {
-      return [];
-    }
+    const stored = c.storeBack(body);
+    return stored === null ? [] : [{ body, stored }];
   });
 }
 
@@ -75,14 +77,15 @@ describe("swap.coffee bodies", () => {
   it.each(CTORS.map((c) => [c.name, c] as const))("%s: real bodies store back to themselves", (_, c) => {
     const loaded = loadedWhole(c);
     expect(loaded.length, `${c.name}: no real body in the traces`).toBeGreaterThan(0);
-    for (const { body, value } of loaded) expect(beginCell().store(c.store(value as never)).endCell().hash().toString("hex")).toBe(body.hash().toString("hex"));
+    for (const { body, stored } of loaded) expect(stored.hash().toString("hex")).toBe(body.hash().toString("hex"));
   });
 
   it("reads a jetton asset as its master", () => {
     const master = C.loadCoffeeCreateVault(beginCell().store(C.storeCoffeeCreateVault({ queryId: 1n, asset: { kind: "native" } })).endCell().beginParse());
     expect(master.asset).toEqual({ kind: "native" });
-    const body = messages.find((m) => m.opcode === OP.coffee_create_vault)!.body;
-    const vault = C.loadCoffeeCreateVault(body.beginParse());
+    const vaults = messages.filter((m) => m.opcode === OP.coffee_create_vault);
+    expect(vaults.length).toBeGreaterThan(0);
+    const vault = C.loadCoffeeCreateVault(vaults[0].body.beginParse());
     expect(vault.asset.kind === "jetton" && vault.asset.master.toRawString().toUpperCase()).toBe("0:A93DF3EB3194EABA7997892CB81C6A95BC872078C6B275354FFB55CB674C9600");
   });
 

@@ -1,20 +1,25 @@
 // What swap.coffee's matchers share: assets as toncenter names them (null for TON, the jetton
 // master's raw address), and how a vault pays out: a jetton transfer, a TON payout, or a
 // notification carrying the TON to a contract the user named.
+import type { Address } from "@ton/core";
 import { COFFEE_OPCODES, type CoffeeAsset } from "@tongate/contracts";
 import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
-import { rawAddress } from "../../engine/cells.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import type { SwapTransfer } from "../swaps/jetton-swap.js";
 
 export const OP = COFFEE_OPCODES;
 
+/** An address a body always carries (MsgAddressInt), raw upper-case. */
+export function addressOf(a: Address): string {
+  return `${a.workChain}:${a.hash.toString("hex").toUpperCase()}`;
+}
+
 /** An asset as toncenter writes it; an extra currency has no such name (toncenter gives up on it too). */
 export function assetOf(a: CoffeeAsset): string | null {
   if (a.kind === "native") return null;
-  if (a.kind === "jetton") return rawAddress(a.master);
+  if (a.kind === "jetton") return addressOf(a.master);
   throw new Error(`swap.coffee: extra currency ${a.id} is not an asset toncenter names`);
 }
 

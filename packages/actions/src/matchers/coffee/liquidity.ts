@@ -15,13 +15,12 @@ import {
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonBurnBlock } from "../jettons/burn.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { assetOf, isCall, OP, vaultOutMatcher } from "./common.js";
+import { addressOf, assetOf, isCall, OP, vaultOutMatcher } from "./common.js";
 
 const EXCESS = 0xd53276db;
 
@@ -135,7 +134,7 @@ export class CoffeeDepositLiquidityMatcher extends BlockMatcher {
     else if (out instanceof CallContractBlock) vaultExcesses.push({ asset: null, amount: out.value ?? 0n });
 
     const built = new CoffeeDepositLiquidityBlock({
-      sender: rawAddress(req.sender),
+      sender: addressOf(req.sender),
       pool,
       depository: deploy.destination,
       vaultExcesses,

@@ -7,11 +7,10 @@ import type { Cell } from "@ton/core";
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { BlockMatcher, ContractMatcher, GenericMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { isCall, OP } from "./common.js";
+import { addressOf, isCall, OP } from "./common.js";
 
 /** The opcode a jetton transfer's forward payload starts with. */
 function payloadOpcode(t: JettonTransferBlock): number | null {
@@ -92,9 +91,9 @@ export class CoffeeMevProtectFailedSwapMatcher extends BlockMatcher {
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     void ctx;
     let data: { recipient: string | null; asset: string | null };
-    if (block instanceof CallContractBlock) data = { recipient: rawAddress(loadCoffeeMevProtectFailedSwap(block.body()).recipient), asset: null };
+    if (block instanceof CallContractBlock) data = { recipient: addressOf(loadCoffeeMevProtectFailedSwap(block.body()).recipient), asset: null };
     else if (block instanceof JettonTransferBlock && block.data.payload.cell !== null) {
-      data = { recipient: rawAddress(loadCoffeeMevProtectFailedSwap(block.data.payload.cell.beginParse()).recipient), asset: block.data.asset };
+      data = { recipient: addressOf(loadCoffeeMevProtectFailedSwap(block.data.payload.cell.beginParse()).recipient), asset: block.data.asset };
     } else return [];
     const built = new CoffeeMevProtectFailedSwapBlock(data);
     built.mergeBlocks([block, ...others]);

@@ -10,12 +10,11 @@ import type { CoffeePoolCreationParams, CoffeePoolParams } from "@tongate/contra
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { assetOf, isCall, OP } from "./common.js";
+import { addressOf, assetOf, isCall, OP } from "./common.js";
 
 const EXCESS = 0xd53276db;
 /** what a pool's notification target logs on its receipt (toncenter matches it by this opcode alone) */
@@ -141,7 +140,7 @@ export class CoffeeCreatePoolCreatorMatcher extends BlockMatcher {
       amount: req.amount,
       providedAsset: req.asset,
       poolCreator: deploy.destination,
-      depositRecipient: rawAddress(req.creation.recipient)!,
+      depositRecipient: addressOf(req.creation.recipient),
       firstAsset: assetOf(req.params.first),
       secondAsset: assetOf(req.params.second),
     });
@@ -224,7 +223,7 @@ export class CoffeeCreatePoolMatcher extends BlockMatcher {
     let amount1 = req.amount1;
     let amount2 = req.amount2;
     let initiator1 = creator.sender;
-    let initiator2 = rawAddress(req.txInitiator);
+    let initiator2 = addressOf(req.txInitiator);
     let asset1 = creator.providedAsset;
     let asset2: string | null;
     // asset_1 is the one this creator's user provided; the amounts follow the pool's order

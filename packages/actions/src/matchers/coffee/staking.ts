@@ -7,13 +7,12 @@ import { loadCoffeeStakingClaimRewards, loadCoffeeStakingPositionWithdraw2, load
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { NftMintBlock } from "../nft/mint.js";
-import { isCall, OP } from "./common.js";
+import { addressOf, isCall, OP } from "./common.js";
 
 export interface CoffeeStakingDepositData {
   source: string | null;
@@ -139,13 +138,13 @@ export class CoffeeStakingWithdrawMatcher extends BlockMatcher {
     const position = loadCoffeeStakingPositionWithdraw2(w2.body());
     const payout = loadCoffeeStakingPositionWithdraw3(w3.body());
     const built = new CoffeeStakingWithdrawBlock({
-      source: rawAddress(position.owner)!,
+      source: addressOf(position.owner),
       // toncenter names the sender of the second step (the position NFT) the pool
       pool: w2.source,
       asset: transfer.data.asset,
       amount: payout.jettonAmount,
       userJettonWallet: transfer.data.receiverWallet,
-      poolJettonWallet: rawAddress(payout.jettonWallet)!,
+      poolJettonWallet: addressOf(payout.jettonWallet),
       nft: block.destination,
       nftIndex: position.nftId,
       points: position.points,
@@ -203,11 +202,11 @@ export class CoffeeStakingClaimRewardsMatcher extends BlockMatcher {
     if (transfer === null) return [];
     const claim = loadCoffeeStakingClaimRewards(block.body());
     const built = new CoffeeStakingClaimRewardsBlock({
-      recipient: rawAddress(claim.receiver)!,
+      recipient: addressOf(claim.receiver),
       pool: block.destination,
       asset: transfer.data.asset,
       amount: claim.jettonAmount,
-      poolJettonWallet: rawAddress(claim.jettonWallet)!,
+      poolJettonWallet: addressOf(claim.jettonWallet),
       recipientJettonWallet: transfer.data.receiverWallet,
     });
     const merged: Block[] = [block, transfer];

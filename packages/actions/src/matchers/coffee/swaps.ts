@@ -5,13 +5,12 @@
 import { loadCoffeePayoutInternal, loadCoffeeSwap, loadCoffeeSwapSucceeded } from "@tongate/contracts";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
-import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { findCallContract, findCallContracts, getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher, RecursiveMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
-import { assetOf, isCall, jettonSide, OP, vaultOutMatcher } from "./common.js";
+import { addressOf, assetOf, isCall, jettonSide, OP, vaultOutMatcher } from "./common.js";
 
 export class CoffeeSwapBlockMatcher extends BlockMatcher {
   constructor() {
@@ -64,7 +63,7 @@ export class CoffeeSwapBlockMatcher extends BlockMatcher {
     else if (isCall(outTransfer, OP.coffee_payout)) {
       // the TON paid is what the pool ordered, not the payout message's value (it carries the gas left)
       const p = loadCoffeePayoutInternal(payout.body());
-      outgoing = { asset: null, amount: p.amount, source: payout.source, sourceJettonWallet: null, destination: rawAddress(p.recipient), destinationJettonWallet: null };
+      outgoing = { asset: null, amount: p.amount, source: payout.source, sourceJettonWallet: null, destination: addressOf(p.recipient), destinationJettonWallet: null };
     } else if (isCall(outTransfer, OP.coffee_notification)) {
       outgoing = { asset: null, amount: outTransfer.value, source: outTransfer.source, sourceJettonWallet: null, destination: outTransfer.destination, destinationJettonWallet: null };
     } else return [];
