@@ -223,7 +223,7 @@ export class CoffeeCreatePoolMatcher extends BlockMatcher {
     let amount1 = req.amount1;
     let amount2 = req.amount2;
     let initiator1 = creator.sender;
-    let initiator2 = addressOf(req.txInitiator);
+    let initiator2: string | null = addressOf(req.txInitiator);
     let asset1 = creator.providedAsset;
     let asset2: string | null;
     // asset_1 is the one this creator's user provided; the amounts follow the pool's order
