@@ -12,6 +12,7 @@ export * from "./vesting/index.js";
 export * from "./staking/index.js";
 export * from "./layerzero/index.js";
 export * from "./cocoon/index.js";
+export * from "./coffee/index.js";
 export * from "./metadata/index.js";
 export { contractByCodeHash, detectContract, type KnownContract, type Standard } from "./detect.js";
 export { getMethodIds, MAX_METHOD_IDS, type LibraryResolver } from "./method-ids.js";

@@ -7,6 +7,7 @@ import type { BlockMatcher } from "../engine/matcher.js";
 import { matchers as auction } from "./auction/index.js";
 import { matchers as cocoon } from "./cocoon/index.js";
 import { matchers as dedust } from "./dedust/index.js";
+import { matchers as coffee } from "./coffee/index.js";
 import { matchers as dns } from "./dns/index.js";
 import { matchers as elections } from "./elections/index.js";
 import { matchers as ethena } from "./ethena/index.js";
@@ -127,7 +128,7 @@ export const MATCHER_ORDER = [
 
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
-const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, cocoon, layerzero, stonfi, dedust, tonco];
+const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, cocoon, layerzero, stonfi, dedust, tonco, coffee];
 
 function registered(): Map<MatcherName, BlockMatcher> {
   const all = new Map<MatcherName, BlockMatcher>();
