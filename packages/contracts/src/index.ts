@@ -10,6 +10,7 @@ export * from "./dns/index.js";
 export * from "./multisig/index.js";
 export * from "./vesting/index.js";
 export * from "./staking/index.js";
+export * from "./tgbtc/index.js";
 export * from "./metadata/index.js";
 export { contractByCodeHash, detectContract, type KnownContract, type Standard } from "./detect.js";
 export { getMethodIds, MAX_METHOD_IDS, type LibraryResolver } from "./method-ids.js";

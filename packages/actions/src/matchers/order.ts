@@ -14,6 +14,7 @@ import { matchers as nft } from "./nft/index.js";
 import type { MatcherSet } from "./registry.js";
 import { matchers as staking } from "./staking/index.js";
 import { matchers as subscriptions } from "./subscriptions/index.js";
+import { matchers as tgbtc } from "./tgbtc/index.js";
 import { matchers as vesting } from "./vesting/index.js";
 
 export const MATCHER_ORDER = [
@@ -123,6 +124,7 @@ export const MATCHER_ORDER = [
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
 const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig];
+FAMILIES.push(tgbtc);
 
 function registered(): Map<MatcherName, BlockMatcher> {
   const all = new Map<MatcherName, BlockMatcher>();
