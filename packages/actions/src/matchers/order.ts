@@ -9,6 +9,7 @@ import { matchers as dns } from "./dns/index.js";
 import { matchers as elections } from "./elections/index.js";
 import { matchers as ethena } from "./ethena/index.js";
 import { matchers as jettons, failedExternalMatchers } from "./jettons/index.js";
+import { matchers as jvault } from "./jvault/index.js";
 import { matchers as multisig } from "./multisig/index.js";
 import { matchers as nft } from "./nft/index.js";
 import type { MatcherSet } from "./registry.js";
@@ -124,6 +125,7 @@ export const MATCHER_ORDER = [
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
 const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig];
+FAMILIES.push(jvault);
 FAMILIES.push(tgbtc);
 
 function registered(): Map<MatcherName, BlockMatcher> {
