@@ -12,6 +12,7 @@ export * from "./vesting/index.js";
 export * from "./staking/index.js";
 export * from "./tgbtc/index.js";
 export * from "./jvault/index.js";
+export * from "./evaa/index.js";
 export * from "./metadata/index.js";
 export { contractByCodeHash, detectContract, type KnownContract, type Standard } from "./detect.js";
 export { getMethodIds, MAX_METHOD_IDS, type LibraryResolver } from "./method-ids.js";

@@ -8,6 +8,7 @@ import { matchers as auction } from "./auction/index.js";
 import { matchers as dns } from "./dns/index.js";
 import { matchers as elections } from "./elections/index.js";
 import { matchers as ethena } from "./ethena/index.js";
+import { matchers as evaa } from "./evaa/index.js";
 import { matchers as jettons, failedExternalMatchers } from "./jettons/index.js";
 import { matchers as jvault } from "./jvault/index.js";
 import { matchers as multisig } from "./multisig/index.js";
@@ -126,6 +127,7 @@ export type MatcherName = (typeof MATCHER_ORDER)[number];
 
 const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig];
 FAMILIES.push(jvault);
+FAMILIES.push(evaa);
 FAMILIES.push(tgbtc);
 
 function registered(): Map<MatcherName, BlockMatcher> {
