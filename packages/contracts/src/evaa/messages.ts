@@ -1,10 +1,10 @@
 // EVAA (the lending protocol) message bodies, toncenter's classifier schemes "evaa": what the
 // classifier reads of supply, withdraw and liquidation, each constructor's leading fields named as
-// in the scheme and the rest (which differs between EVAA versions) kept as a cell, so a loaded body
+// in the scheme and the rest (which differs between EVAA versions) kept as a slice, so a loaded body
 // stores back to itself. Master → user-contract commands start with the user contract's upgrade
 // header (UpgradeHeader) before their opcode.
 import { beginCell, type Address, type Builder, type Cell, type Slice } from "@ton/core";
-import { loadOpcode, loadRest } from "../tlb.js";
+import { loadOpcode, loadRest, loadRestSlice } from "../tlb.js";
 
 export const EVAA_OPCODES = {
   evaa_supply_master: 0x00000001,
@@ -77,16 +77,16 @@ export interface EvaaSupplyMaster {
   supplyAmount: bigint;
   recipientAddress: Address;
   /** forward_ton_amount and custom_response_payload, or the v8 optional part */
-  rest: Cell;
+  rest: Slice;
 }
 
 export function loadEvaaSupplyMaster(s: Slice): EvaaSupplyMaster {
   loadOpcode(s, OP.evaa_supply_master, "evaa_supply_master");
-  return { queryId: s.loadUintBig(64), includeUserCode: s.loadUint(2), supplyAmount: s.loadUintBig(64), recipientAddress: s.loadAddress(), rest: loadRest(s) };
+  return { queryId: s.loadUintBig(64), includeUserCode: s.loadUint(2), supplyAmount: s.loadUintBig(64), recipientAddress: s.loadAddress(), rest: loadRestSlice(s) };
 }
 
 export const storeEvaaSupplyMaster = (src: EvaaSupplyMaster) => (b: Builder) =>
-  b.storeUint(OP.evaa_supply_master, 32).storeUint(src.queryId, 64).storeUint(src.includeUserCode, 2).storeUint(src.supplyAmount, 64).storeAddress(src.recipientAddress).storeSlice(src.rest.beginParse());
+  b.storeUint(OP.evaa_supply_master, 32).storeUint(src.queryId, 64).storeUint(src.includeUserCode, 2).storeUint(src.supplyAmount, 64).storeAddress(src.recipientAddress).storeSlice(src.rest.clone());
 
 /**
  * The forward payload of a jetton supplied to the master (supply_master without query_id and
@@ -96,23 +96,23 @@ export const storeEvaaSupplyMaster = (src: EvaaSupplyMaster) => (b: Builder) =>
 export interface EvaaSupplyMasterJetton {
   includeUserCode: BoolExtended;
   recipientAddress: Address;
-  rest: Cell;
+  rest: Slice;
 }
 
 export function loadEvaaSupplyMasterJetton(s: Slice): EvaaSupplyMasterJetton {
   loadOpcode(s, OP.evaa_supply_master, "evaa_supply_master (jetton)");
-  return { includeUserCode: s.loadUint(2), recipientAddress: s.loadAddress(), rest: loadRest(s) };
+  return { includeUserCode: s.loadUint(2), recipientAddress: s.loadAddress(), rest: loadRestSlice(s) };
 }
 
 export const storeEvaaSupplyMasterJetton = (src: EvaaSupplyMasterJetton) => (b: Builder) =>
-  b.storeUint(OP.evaa_supply_master, 32).storeUint(src.includeUserCode, 2).storeAddress(src.recipientAddress).storeSlice(src.rest.beginParse());
+  b.storeUint(OP.evaa_supply_master, 32).storeUint(src.includeUserCode, 2).storeAddress(src.recipientAddress).storeSlice(src.rest.clone());
 
 /** evaa_supply_user#00000011 query_id:uint64 asset_id:EvaaAssetId supply_amount_current:EvaaAmount ... — master → user contract. */
 export interface EvaaSupplyUser {
   queryId: bigint;
   assetId: bigint;
   supplyAmountCurrent: bigint;
-  rest: Cell;
+  rest: Slice;
 }
 
 function loadUserCommand<T>(s: Slice, opcode: number, name: string, body: (s: Slice) => T): EvaaUserCommand<T> {
@@ -122,7 +122,7 @@ function loadUserCommand<T>(s: Slice, opcode: number, name: string, body: (s: Sl
 }
 
 export function loadEvaaSupplyUser(s: Slice): EvaaUserCommand<EvaaSupplyUser> {
-  return loadUserCommand(s, OP.evaa_supply_user, "evaa_supply_user", (r) => ({ queryId: r.loadUintBig(64), assetId: r.loadUintBig(256), supplyAmountCurrent: r.loadUintBig(64), rest: loadRest(r) }));
+  return loadUserCommand(s, OP.evaa_supply_user, "evaa_supply_user", (r) => ({ queryId: r.loadUintBig(64), assetId: r.loadUintBig(256), supplyAmountCurrent: r.loadUintBig(64), rest: loadRestSlice(r) }));
 }
 
 export const storeEvaaSupplyUser = (src: EvaaUserCommand<EvaaSupplyUser>) => (b: Builder) =>
@@ -132,7 +132,7 @@ export const storeEvaaSupplyUser = (src: EvaaUserCommand<EvaaSupplyUser>) => (b:
     .storeUint(src.command.queryId, 64)
     .storeUint(src.command.assetId, 256)
     .storeUint(src.command.supplyAmountCurrent, 64)
-    .storeSlice(src.command.rest.beginParse());
+    .storeSlice(src.command.rest.clone());
 
 /** evaa_supply_success#0000011a query_id:uint64 owner_address:MsgAddressInt asset_id:EvaaAssetId amount_supplied:EvaaAmount ... — user contract → master. */
 export interface EvaaSupplySuccess {
@@ -140,16 +140,16 @@ export interface EvaaSupplySuccess {
   ownerAddress: Address;
   assetId: bigint;
   amountSupplied: bigint;
-  rest: Cell;
+  rest: Slice;
 }
 
 export function loadEvaaSupplySuccess(s: Slice): EvaaSupplySuccess {
   loadOpcode(s, OP.evaa_supply_success, "evaa_supply_success");
-  return { queryId: s.loadUintBig(64), ownerAddress: s.loadAddress(), assetId: s.loadUintBig(256), amountSupplied: s.loadUintBig(64), rest: loadRest(s) };
+  return { queryId: s.loadUintBig(64), ownerAddress: s.loadAddress(), assetId: s.loadUintBig(256), amountSupplied: s.loadUintBig(64), rest: loadRestSlice(s) };
 }
 
 export const storeEvaaSupplySuccess = (src: EvaaSupplySuccess) => (b: Builder) =>
-  b.storeUint(OP.evaa_supply_success, 32).storeUint(src.queryId, 64).storeAddress(src.ownerAddress).storeUint(src.assetId, 256).storeUint(src.amountSupplied, 64).storeSlice(src.rest.beginParse());
+  b.storeUint(OP.evaa_supply_success, 32).storeUint(src.queryId, 64).storeAddress(src.ownerAddress).storeUint(src.assetId, 256).storeUint(src.amountSupplied, 64).storeSlice(src.rest.clone());
 
 /**
  * evaa_withdraw_master#00000002 query_id:uint64 asset_id:EvaaAssetId amount:EvaaAmount
@@ -160,16 +160,16 @@ export interface EvaaWithdrawMaster {
   assetId: bigint;
   amount: bigint;
   recipientAddr: Address;
-  rest: Cell;
+  rest: Slice;
 }
 
 export function loadEvaaWithdrawMaster(s: Slice): EvaaWithdrawMaster {
   loadOpcode(s, OP.evaa_withdraw_master, "evaa_withdraw_master");
-  return { queryId: s.loadUintBig(64), assetId: s.loadUintBig(256), amount: s.loadUintBig(64), recipientAddr: s.loadAddress(), rest: loadRest(s) };
+  return { queryId: s.loadUintBig(64), assetId: s.loadUintBig(256), amount: s.loadUintBig(64), recipientAddr: s.loadAddress(), rest: loadRestSlice(s) };
 }
 
 export const storeEvaaWithdrawMaster = (src: EvaaWithdrawMaster) => (b: Builder) =>
-  b.storeUint(OP.evaa_withdraw_master, 32).storeUint(src.queryId, 64).storeUint(src.assetId, 256).storeUint(src.amount, 64).storeAddress(src.recipientAddr).storeSlice(src.rest.beginParse());
+  b.storeUint(OP.evaa_withdraw_master, 32).storeUint(src.queryId, 64).storeUint(src.assetId, 256).storeUint(src.amount, 64).storeAddress(src.recipientAddr).storeSlice(src.rest.clone());
 
 /** evaa_withdraw_collateralized#00000211 query_id:uint64 owner_address:MsgAddressInt asset_id:EvaaAssetId withdraw_amount_current:EvaaAmount ... — user contract → master: the withdrawal is covered. */
 export interface EvaaWithdrawCollateralized {
@@ -177,12 +177,12 @@ export interface EvaaWithdrawCollateralized {
   ownerAddress: Address;
   assetId: bigint;
   withdrawAmountCurrent: bigint;
-  rest: Cell;
+  rest: Slice;
 }
 
 export function loadEvaaWithdrawCollateralized(s: Slice): EvaaWithdrawCollateralized {
   loadOpcode(s, OP.evaa_withdraw_collateralized, "evaa_withdraw_collateralized");
-  return { queryId: s.loadUintBig(64), ownerAddress: s.loadAddress(), assetId: s.loadUintBig(256), withdrawAmountCurrent: s.loadUintBig(64), rest: loadRest(s) };
+  return { queryId: s.loadUintBig(64), ownerAddress: s.loadAddress(), assetId: s.loadUintBig(256), withdrawAmountCurrent: s.loadUintBig(64), rest: loadRestSlice(s) };
 }
 
 export const storeEvaaWithdrawCollateralized = (src: EvaaWithdrawCollateralized) => (b: Builder) =>
@@ -192,7 +192,7 @@ export const storeEvaaWithdrawCollateralized = (src: EvaaWithdrawCollateralized)
     .storeAddress(src.ownerAddress)
     .storeUint(src.assetId, 256)
     .storeUint(src.withdrawAmountCurrent, 64)
-    .storeSlice(src.rest.beginParse());
+    .storeSlice(src.rest.clone());
 
 /**
  * The user contract's refusals of a withdrawal, sent back to the owner (each `#opcode
@@ -219,7 +219,7 @@ export interface EvaaLiquidateMaster {
   minCollateralAmount: bigint;
   includeUserCode: BoolExtended;
   liquidateIncomingAmount: bigint;
-  rest: Cell;
+  rest: Slice;
 }
 
 export function loadEvaaLiquidateMaster(s: Slice): EvaaLiquidateMaster {
@@ -232,7 +232,7 @@ export function loadEvaaLiquidateMaster(s: Slice): EvaaLiquidateMaster {
     minCollateralAmount: s.loadUintBig(64),
     includeUserCode: s.loadUint(2),
     liquidateIncomingAmount: s.loadUintBig(64),
-    rest: loadRest(s),
+    rest: loadRestSlice(s),
   };
 }
 
@@ -246,7 +246,7 @@ export const storeEvaaLiquidateMaster = (src: EvaaLiquidateMaster) => (b: Builde
     .storeUint(src.minCollateralAmount, 64)
     .storeUint(src.includeUserCode, 2)
     .storeUint(src.liquidateIncomingAmount, 64)
-    .storeSlice(src.rest.beginParse());
+    .storeSlice(src.rest.clone());
 
 /**
  * evaa_liquidate_satisfied#00000311 query_id:uint64 owner_address:MsgAddressInt
@@ -269,7 +269,7 @@ export interface EvaaLiquidateSatisfied {
   collateralReward: bigint;
   /** the rest of the ref (min_collateral_amount, ... in newer versions) */
   refRest: Cell;
-  rest: Cell;
+  rest: Slice;
 }
 
 export function loadEvaaLiquidateSatisfied(s: Slice): EvaaLiquidateSatisfied {
@@ -292,7 +292,7 @@ export function loadEvaaLiquidateSatisfied(s: Slice): EvaaLiquidateSatisfied {
     deltaCollateralPrincipal: r.loadIntBig(64),
     collateralReward: r.loadUintBig(64),
     refRest: loadRest(r),
-    rest: loadRest(s),
+    rest: loadRestSlice(s),
   };
 }
 
@@ -314,7 +314,7 @@ export const storeEvaaLiquidateSatisfied = (src: EvaaLiquidateSatisfied) => (b: 
         .storeUint(src.collateralReward, 64)
         .storeSlice(src.refRest.beginParse()),
     )
-    .storeSlice(src.rest.beginParse());
+    .storeSlice(src.rest.clone());
 
 /** The liquidation errors of liquidate_unsatisfied (toncenter's names, liquidate-message.fc). */
 export const EVAA_LIQUIDATION_ERRORS: ReadonlyMap<number, string> = new Map([
@@ -348,7 +348,7 @@ export interface EvaaLiquidateUnsatisfied {
   customResponsePayload: Cell;
   /** the LiquidationError (its 32-bit tag first) */
   error: Cell;
-  rest: Cell;
+  rest: Slice;
 }
 
 export function loadEvaaLiquidateUnsatisfied(s: Slice): EvaaLiquidateUnsatisfied {
@@ -369,7 +369,7 @@ export function loadEvaaLiquidateUnsatisfied(s: Slice): EvaaLiquidateUnsatisfied
     forwardTonAmount: r.loadUintBig(64),
     customResponsePayload: r.loadRef(),
     error: loadRest(r),
-    rest: loadRest(s),
+    rest: loadRestSlice(s),
   };
 }
 
@@ -389,7 +389,7 @@ export const storeEvaaLiquidateUnsatisfied = (src: EvaaLiquidateUnsatisfied) => 
         .storeRef(src.customResponsePayload)
         .storeSlice(src.error.beginParse()),
     )
-    .storeSlice(src.rest.beginParse());
+    .storeSlice(src.rest.clone());
 
 /** toncenter's name of a liquidation error ("unknown" for a tag it does not know, "parse_error" for none). */
 export function evaaLiquidationErrorReason(error: Cell): string {

@@ -35,9 +35,11 @@ export class EvaaUserCommandMatcher extends BlockMatcher {
 
 export const isCall = (b: Block, opcode: number): b is CallContractBlock => b instanceof CallContractBlock && b.opcode === opcode;
 
-/** Whether a jetton transfer's forward payload starts with `opcode` (the jetton flavour of a master call). */
-export function jettonPayloadHasOpcode(block: Block, opcode: number): block is JettonTransferBlock {
-  if (!(block instanceof JettonTransferBlock)) return false;
-  const cell = block.data.payload.cell;
-  return cell !== null && cell.bits.length >= 32 && cell.beginParse().preloadUint(32) === opcode;
+/**
+ * Whether a jetton transfer's forward payload starts with `opcode` (the jetton flavour of a master
+ * call), by the payload's opcode the transfer already read ("0x" and hex digits).
+ */
+export function jettonPayloadOpcodeTest(opcode: number): (block: Block) => block is JettonTransferBlock {
+  const want = `0x${opcode.toString(16)}`;
+  return (block): block is JettonTransferBlock => block instanceof JettonTransferBlock && block.data.payload.opcode === want;
 }

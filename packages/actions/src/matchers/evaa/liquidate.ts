@@ -11,9 +11,12 @@ import { getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { EvaaLiquidateBlock, type EvaaLiquidateData } from "./blocks.js";
-import { evaaCommentMatcher, EvaaUserCommandMatcher, isCall, jettonPayloadHasOpcode } from "./common.js";
+import { evaaCommentMatcher, EvaaUserCommandMatcher, isCall, jettonPayloadOpcodeTest } from "./common.js";
 
 const OP = EVAA_OPCODES;
+
+/** A jetton transfer to the master carrying the call as its forward payload. */
+const isJettonCall = jettonPayloadOpcodeTest(OP.evaa_liquidate_master);
 
 /** What the liquidator gets back: for TON the master's report, for a jetton a transfer. */
 const finishWithReport = () =>
@@ -42,7 +45,7 @@ export class EvaaLiquidateBlockMatcher extends BlockMatcher {
   }
 
   override testSelf(block: Block): boolean {
-    return isCall(block, OP.evaa_liquidate_master) || jettonPayloadHasOpcode(block, OP.evaa_liquidate_master);
+    return isCall(block, OP.evaa_liquidate_master) || isJettonCall(block);
   }
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {

@@ -10,9 +10,12 @@ import { getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { EvaaSupplyBlock, type EvaaSupplyData } from "./blocks.js";
-import { evaaCommentMatcher, EvaaUserCommandMatcher, isCall, jettonPayloadHasOpcode } from "./common.js";
+import { evaaCommentMatcher, EvaaUserCommandMatcher, isCall, jettonPayloadOpcodeTest } from "./common.js";
 
 const OP = EVAA_OPCODES;
+
+/** A jetton transfer to the master carrying the call as its forward payload. */
+const isJettonCall = jettonPayloadOpcodeTest(OP.evaa_supply_master);
 
 type SupplyStart = Pick<EvaaSupplyData, "sender" | "recipient" | "amount" | "isTon" | "senderJettonWallet" | "recipientJettonWallet" | "masterJettonWallet" | "master" | "asset">;
 
@@ -72,7 +75,7 @@ export class EvaaSupplyBlockMatcher extends BlockMatcher {
   }
 
   override testSelf(block: Block): boolean {
-    return isCall(block, OP.evaa_supply_master) || jettonPayloadHasOpcode(block, OP.evaa_supply_master);
+    return isCall(block, OP.evaa_supply_master) || isJettonCall(block);
   }
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
