@@ -3,7 +3,7 @@
 // to the staker's stake wallet (receive_jettons); the stake wallet asks the pool to update rewards
 // on every stake, unstake and claim. The pool ↔ wallet bookkeeping bodies are read by opcode only.
 import { Dictionary, type Address, type Builder, type Slice } from "@ton/core";
-import { loadOpcode } from "../tlb.js";
+import { loadOpcode, loadRestSlice } from "../tlb.js";
 
 export const JVAULT_OPCODES = {
   jvault_stake_jettons: 0xe3a06989,
@@ -60,6 +60,8 @@ export interface JvaultReceiveJettons {
   unstakeFee: bigint;
   whitelist: JvaultAddressSet;
   receivedJettons: bigint;
+  /** what newer pools send after the scheme's fields (36 bits in the fixtures) */
+  rest: Slice;
 }
 
 export function loadJvaultReceiveJettons(s: Slice): JvaultReceiveJettons {
@@ -72,6 +74,7 @@ export function loadJvaultReceiveJettons(s: Slice): JvaultReceiveJettons {
     unstakeFee: s.loadCoins(),
     whitelist: loadAddressSet(s),
     receivedJettons: s.loadCoins(),
+    rest: loadRestSlice(s),
   };
 }
 
@@ -84,7 +87,8 @@ export const storeJvaultReceiveJettons = (src: JvaultReceiveJettons) => (b: Buil
     .storeUint(src.unstakeCommission, 16)
     .storeCoins(src.unstakeFee)
     .storeDict(src.whitelist)
-    .storeCoins(src.receivedJettons);
+    .storeCoins(src.receivedJettons)
+    .storeSlice(src.rest.clone());
 
 /** jvault_unstake_jettons#499a9262 query_id:uint64 jettons_to_unstake:Coins force_unstake:Bool: the staker → its stake wallet. */
 export interface JvaultUnstakeJettons {
