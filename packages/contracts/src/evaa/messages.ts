@@ -33,7 +33,7 @@ export const EVAA_OPCODES = {
 const OP = EVAA_OPCODES;
 
 /** bool_true$11 / bool_false$00 (BoolExtended), kept as its two bits. */
-export type BoolExtended = number;
+export type EvaaBoolExtended = number;
 
 /**
  * upgrade_header$_ user_code_version:Coins upgrade_info:(Maybe ^[...]) upgrade_exec:BoolExtended:
@@ -42,7 +42,7 @@ export type BoolExtended = number;
 export interface EvaaUpgradeHeader {
   userCodeVersion: bigint;
   upgradeInfo: Cell | null;
-  upgradeExec: BoolExtended;
+  upgradeExec: EvaaBoolExtended;
 }
 
 export function loadEvaaUpgradeHeader(s: Slice): EvaaUpgradeHeader {
@@ -73,7 +73,7 @@ export interface EvaaUserCommand<T> {
  */
 export interface EvaaSupplyMaster {
   queryId: bigint;
-  includeUserCode: BoolExtended;
+  includeUserCode: EvaaBoolExtended;
   supplyAmount: bigint;
   recipientAddress: Address;
   /** forward_ton_amount and custom_response_payload, or the v8 optional part */
@@ -94,7 +94,7 @@ export const storeEvaaSupplyMaster = (src: EvaaSupplyMaster) => (b: Builder) =>
  * recipient_address:MsgAddressInt ... .
  */
 export interface EvaaSupplyMasterJetton {
-  includeUserCode: BoolExtended;
+  includeUserCode: EvaaBoolExtended;
   recipientAddress: Address;
   rest: Slice;
 }
@@ -217,7 +217,7 @@ export interface EvaaLiquidateMaster {
   liquidatorAddress: Address | null;
   collateralAssetId: bigint;
   minCollateralAmount: bigint;
-  includeUserCode: BoolExtended;
+  includeUserCode: EvaaBoolExtended;
   liquidateIncomingAmount: bigint;
   rest: Slice;
 }

@@ -1,6 +1,6 @@
 // tgBTC (the TON ↔ Bitcoin teleport) logs: external-out messages its contracts emit when a peg-in
 // mints tgBTC, a peg-out burns it, and the signers' key rotates (toncenter's classifier schemes
-// "tgbtc"). The burn log's addresses are not always plain addr_std, see LogAddress.
+// "tgbtc"). The burn log's addresses are not always plain addr_std, see TgbtcLogAddress.
 import { Address, type Builder, type ExternalAddress, type Slice } from "@ton/core";
 import { loadOpcode, loadRestSlice } from "../tlb.js";
 
@@ -18,21 +18,21 @@ const OP = TGBTC_OPCODES;
  * cell (toncenter's reader shows them without applying the rewrite prefix), `prefix` the
  * rewrite_pfx of `depth` bits.
  */
-export interface AnycastAddress {
+export interface TgbtcAnycastAddress {
   address: Address;
   depth: number;
   prefix: bigint;
 }
 
 /** MsgAddress of a log: none (null), addr_extern, addr_std, or addr_std with anycast. */
-export type LogAddress = Address | ExternalAddress | AnycastAddress | null;
+export type TgbtcLogAddress = Address | ExternalAddress | TgbtcAnycastAddress | null;
 
-export function isAnycastAddress(a: LogAddress): a is AnycastAddress {
+export function isTgbtcAnycastAddress(a: TgbtcLogAddress): a is TgbtcAnycastAddress {
   return a !== null && "depth" in a && "prefix" in a;
 }
 
 /** Reads a MsgAddress, keeping an anycast address's hash as written (addr_var throws). */
-export function loadLogAddress(s: Slice): LogAddress {
+export function loadTgbtcLogAddress(s: Slice): TgbtcLogAddress {
   if (s.remainingBits >= 3 && s.preloadUint(2) === 2 && s.clone().skip(2).loadBit()) {
     s.skip(3);
     const depth = s.loadUint(5);
@@ -43,9 +43,9 @@ export function loadLogAddress(s: Slice): LogAddress {
   return s.loadAddressAny();
 }
 
-export function storeLogAddress(a: LogAddress): (b: Builder) => void {
+export function storeTgbtcLogAddress(a: TgbtcLogAddress): (b: Builder) => void {
   return (b) => {
-    if (a !== null && isAnycastAddress(a)) {
+    if (a !== null && isTgbtcAnycastAddress(a)) {
       b.storeUint(2, 2).storeBit(1).storeUint(a.depth, 5).storeUint(a.prefix, a.depth).storeInt(a.address.workChain, 8).storeBuffer(a.address.hash);
     } else b.storeAddress(a);
   };
@@ -54,18 +54,18 @@ export function storeLogAddress(a: LogAddress): (b: Builder) => void {
 /** tgbtc_mint_event#77a80ef3 amount:Coins recipient_address:MsgAddress bitcoin_txid:uint256: a peg-in minted `amount` to the recipient. */
 export interface TgbtcMintEvent {
   amount: bigint;
-  recipientAddress: LogAddress;
+  recipientAddress: TgbtcLogAddress;
   /** the Bitcoin transaction id as a little-endian uint256 (Bitcoin's byte order) */
   bitcoinTxid: bigint;
 }
 
 export function loadTgbtcMintEvent(s: Slice): TgbtcMintEvent {
   loadOpcode(s, OP.tgbtc_mint_event, "tgbtc_mint_event");
-  return { amount: s.loadCoins(), recipientAddress: loadLogAddress(s), bitcoinTxid: s.loadUintBig(256) };
+  return { amount: s.loadCoins(), recipientAddress: loadTgbtcLogAddress(s), bitcoinTxid: s.loadUintBig(256) };
 }
 
 export const storeTgbtcMintEvent = (src: TgbtcMintEvent) => (b: Builder) =>
-  b.storeUint(OP.tgbtc_mint_event, 32).storeCoins(src.amount).store(storeLogAddress(src.recipientAddress)).storeUint(src.bitcoinTxid, 256);
+  b.storeUint(OP.tgbtc_mint_event, 32).storeCoins(src.amount).store(storeTgbtcLogAddress(src.recipientAddress)).storeUint(src.bitcoinTxid, 256);
 
 /**
  * tgbtc_burn_event#ca444ce6 amount:Coins sender_address:MsgAddress pegout_address:MsgAddress: a
@@ -75,18 +75,18 @@ export const storeTgbtcMintEvent = (src: TgbtcMintEvent) => (b: Builder) =>
  */
 export interface TgbtcBurnEvent {
   amount: bigint;
-  senderAddress: LogAddress | undefined;
-  pegoutAddress: LogAddress | undefined;
+  senderAddress: TgbtcLogAddress | undefined;
+  pegoutAddress: TgbtcLogAddress | undefined;
   /** a slice, not a cell: burn logs are read on every classification and a new cell costs a hash */
   rest: Slice;
 }
 
-function tryLoadLogAddress(s: Slice): LogAddress | undefined {
+function tryLoadTgbtcLogAddress(s: Slice): TgbtcLogAddress | undefined {
   // addr_var (tag 11) is the one this reader does not take: seen in real logs, so no exception for it
   if (s.remainingBits < 2 || s.preloadUint(2) === 3) return undefined;
   const probe = s.clone();
   try {
-    const a = loadLogAddress(probe);
+    const a = loadTgbtcLogAddress(probe);
     s.skip(s.remainingBits - probe.remainingBits);
     return a;
   } catch {
@@ -97,15 +97,15 @@ function tryLoadLogAddress(s: Slice): LogAddress | undefined {
 export function loadTgbtcBurnEvent(s: Slice): TgbtcBurnEvent {
   loadOpcode(s, OP.tgbtc_burn_event, "tgbtc_burn_event");
   const amount = s.loadCoins();
-  const senderAddress = tryLoadLogAddress(s);
-  const pegoutAddress = senderAddress === undefined ? undefined : tryLoadLogAddress(s);
+  const senderAddress = tryLoadTgbtcLogAddress(s);
+  const pegoutAddress = senderAddress === undefined ? undefined : tryLoadTgbtcLogAddress(s);
   return { amount, senderAddress, pegoutAddress, rest: loadRestSlice(s) };
 }
 
 export const storeTgbtcBurnEvent = (src: TgbtcBurnEvent) => (b: Builder) => {
   b.storeUint(OP.tgbtc_burn_event, 32).storeCoins(src.amount);
-  if (src.senderAddress !== undefined) b.store(storeLogAddress(src.senderAddress));
-  if (src.senderAddress !== undefined && src.pegoutAddress !== undefined) b.store(storeLogAddress(src.pegoutAddress));
+  if (src.senderAddress !== undefined) b.store(storeTgbtcLogAddress(src.senderAddress));
+  if (src.senderAddress !== undefined && src.pegoutAddress !== undefined) b.store(storeTgbtcLogAddress(src.pegoutAddress));
   b.storeSlice(src.rest.clone());
 };
 
@@ -113,16 +113,16 @@ export const storeTgbtcBurnEvent = (src: TgbtcBurnEvent) => (b: Builder) => {
 export interface TgbtcNewKeyEvent {
   amount: bigint;
   newInternalPubkey: bigint;
-  pegoutAddress: LogAddress;
+  pegoutAddress: TgbtcLogAddress;
 }
 
 export function loadTgbtcNewKeyEvent(s: Slice): TgbtcNewKeyEvent {
   loadOpcode(s, OP.tgbtc_new_key_event, "tgbtc_new_key_event");
-  return { amount: s.loadCoins(), newInternalPubkey: s.loadUintBig(256), pegoutAddress: loadLogAddress(s) };
+  return { amount: s.loadCoins(), newInternalPubkey: s.loadUintBig(256), pegoutAddress: loadTgbtcLogAddress(s) };
 }
 
 export const storeTgbtcNewKeyEvent = (src: TgbtcNewKeyEvent) => (b: Builder) =>
-  b.storeUint(OP.tgbtc_new_key_event, 32).storeCoins(src.amount).storeUint(src.newInternalPubkey, 256).store(storeLogAddress(src.pegoutAddress));
+  b.storeUint(OP.tgbtc_new_key_event, 32).storeCoins(src.amount).storeUint(src.newInternalPubkey, 256).store(storeTgbtcLogAddress(src.pegoutAddress));
 
 /** tgbtc_dkg_completed_event#453443a6 timestamp:uint64 internal_pubkey:uint256: the signers agreed on a new key. */
 export interface TgbtcDkgCompletedEvent {

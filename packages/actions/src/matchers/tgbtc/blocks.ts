@@ -2,15 +2,15 @@
 // agreement. A "crippled" block was built from the log alone (the messages around it did not
 // match): it is published as the type's `_fallback`.
 import { Address } from "@ton/core";
-import { isAnycastAddress, type LogAddress } from "@tongate/contracts";
+import { isTgbtcAnycastAddress, type TgbtcLogAddress } from "@tongate/contracts";
 import type { ActionRow } from "../../action.js";
 import { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 
 /** A log's address as toncenter shows it: an anycast address's hash as written, no external addresses. */
-export function logAddress(a: LogAddress | undefined): string | null {
+export function logAddress(a: TgbtcLogAddress | undefined): string | null {
   if (a === undefined || a === null) return null;
-  if (isAnycastAddress(a)) return rawAddress(a.address);
+  if (isTgbtcAnycastAddress(a)) return rawAddress(a.address);
   return Address.isAddress(a) ? rawAddress(a) : null;
 }
 
