@@ -11,7 +11,9 @@ import { matchers as coffee } from "./coffee/index.js";
 import { matchers as dns } from "./dns/index.js";
 import { matchers as elections } from "./elections/index.js";
 import { matchers as ethena } from "./ethena/index.js";
+import { matchers as evaa } from "./evaa/index.js";
 import { matchers as jettons, failedExternalMatchers } from "./jettons/index.js";
+import { matchers as jvault } from "./jvault/index.js";
 import { matchers as layerzero } from "./layerzero/index.js";
 import { matchers as multisig } from "./multisig/index.js";
 import { matchers as nft } from "./nft/index.js";
@@ -19,6 +21,7 @@ import type { MatcherSet } from "./registry.js";
 import { matchers as staking } from "./staking/index.js";
 import { matchers as stonfi } from "./stonfi/index.js";
 import { matchers as subscriptions } from "./subscriptions/index.js";
+import { matchers as tgbtc } from "./tgbtc/index.js";
 import { matchers as tonco } from "./tonco/index.js";
 import { matchers as vesting } from "./vesting/index.js";
 
@@ -128,7 +131,7 @@ export const MATCHER_ORDER = [
 
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
-const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, cocoon, layerzero, stonfi, dedust, tonco, coffee];
+const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, cocoon, layerzero, stonfi, dedust, tonco, coffee, jvault, evaa, tgbtc];
 
 function registered(): Map<MatcherName, BlockMatcher> {
   const all = new Map<MatcherName, BlockMatcher>();

@@ -1,0 +1,2 @@
+// EVAA, the lending protocol: its message bodies.
+export * from "./messages.js";

@@ -1,0 +1,2 @@
+// tgBTC, the TON ↔ Bitcoin teleport: its logs.
+export * from "./messages.js";
