@@ -151,17 +151,15 @@ export class OrMatcher extends BlockMatcher {
   }
 }
 
-/** Like OrMatcher, but only when exactly one of `matchers` accepts the block. */
+/**
+ * Exclusive only where a block is tested (testSelf); building tries each alternative in turn as
+ * OrMatcher does — toncenter's ExclusiveOrMatcher, whose matchers (EVAA's withdraw) rely on it.
+ */
 export class ExclusiveOrMatcher extends OrMatcher {
   override testSelf(block: Block): boolean {
     let n = 0;
     for (const m of this.matchers) if (m.testSelf(block)) n++;
     return n === 1;
-  }
-
-  override tryBuild(block: Block, ctx: MatchContext): Block[] | null {
-    if (!this.testSelf(block)) return null;
-    return super.tryBuild(block, ctx);
   }
 }
 
