@@ -3,7 +3,8 @@
 // payloads' destinations, a jetton transfer's recipient), the jetton wallet a STON.fi swap asks for,
 // the pool wallets of a STON.fi v2 swap (cross-swaps included), TONCO's target and payout wallets.
 // Only the fields toncenter's selectors read are read here; a body that does not read so names nothing.
-import { Cell, type Slice } from "@ton/core";
+import type { Slice } from "@ton/core";
+import { bodySlice } from "./engine/cells.js";
 import { walletPayloads } from "./engine/externals.js";
 import type { TraceMessage, TraceTransaction } from "./trace.js";
 
@@ -34,11 +35,12 @@ const eitherPayload = (s: Slice): Slice => (s.loadBit() ? s.loadRef().beginParse
 
 const opcodeOf = (s: Slice): number | null => (s.remainingBits >= 32 ? s.preloadUint(32) : null);
 
-/** A STON.fi v1 swap's asked-for jetton wallet, in a jetton transfer's forward payload. */
-function fromJettonTransfer(body: Slice, out: Set<string>): void {
+/** A jetton transfer's recipient (when `recipient`), and a STON.fi v1 swap's asked-for jetton wallet in its forward payload. */
+function fromJettonTransfer(body: Slice, out: Set<string>, recipient: boolean): void {
   body.skip(32 + 64);
   body.loadCoins();
-  raw(body); // recipient
+  const to = raw(body);
+  if (recipient && to) out.add(to);
   raw(body); // response destination
   body.loadMaybeRef(); // custom payload
   body.loadCoins(); // forward ton amount
@@ -149,20 +151,22 @@ function fromExternal(m: TraceMessage, out: Set<string>): void {
   }
 }
 
-/** The extra addresses of one message: a body that does not read names nothing (toncenter swallows it so). */
-function fromMessage(m: TraceMessage, out: Set<string>): void {
+/**
+ * The extra addresses of one message: a body that does not read names nothing (toncenter swallows
+ * it so). `fromWallet`: an out-message of a wallet's external — a jetton transfer's recipient counts.
+ */
+function fromMessage(m: TraceMessage, out: Set<string>, fromWallet: boolean): void {
   if (m.opcode === null) return;
   const op = m.opcode >>> 0;
+  if (op !== JETTON_TRANSFER && op !== JETTON_NOTIFY && op !== STONFI_V2_SWAP && op !== TONCO_PAY_TO) return;
   const found = new Set<string>();
   try {
-    if (m.source === null) fromExternal(m, found);
-    if (op === JETTON_TRANSFER || op === JETTON_NOTIFY || op === STONFI_V2_SWAP || op === TONCO_PAY_TO) {
-      const body = Cell.fromBase64(m.body).beginParse();
-      if (op === JETTON_TRANSFER) fromJettonTransfer(body, found);
-      else if (op === JETTON_NOTIFY) fromJettonNotify(body, found);
-      else if (op === STONFI_V2_SWAP) fromStonfiV2Swap(body, found);
-      else fromToncoPayTo(body, found);
-    }
+    // parsed once per message: the classifier reads the same cell after
+    const body = bodySlice(m);
+    if (op === JETTON_TRANSFER) fromJettonTransfer(body, found, fromWallet);
+    else if (op === JETTON_NOTIFY) fromJettonNotify(body, found);
+    else if (op === STONFI_V2_SWAP) fromStonfiV2Swap(body, found);
+    else fromToncoPayTo(body, found);
   } catch {
     return;
   }
@@ -172,6 +176,19 @@ function fromMessage(m: TraceMessage, out: Set<string>): void {
 /** The addresses a transaction's messages name in their bodies that the classifier may look up. */
 export function extraAddressesOf(t: TraceTransaction): string[] {
   const out = new Set<string>();
-  for (const m of [t.inMsg, ...t.outMsgs]) if (m) fromMessage(m, out);
+  const external = t.inMsg !== null && t.inMsg.source === null;
+  // toncenter reads an external's payloads; the wallet that carried them out sent exactly those
+  // messages (in the trace already, their bodies read below), so only one that sent nothing is read
+  if (external && t.outMsgs.length === 0 && t.inMsg.opcode !== null) {
+    const found = new Set<string>();
+    try {
+      fromExternal(t.inMsg, found);
+      for (const a of found) out.add(a);
+    } catch {
+      // not a wallet's external
+    }
+  }
+  if (t.inMsg) fromMessage(t.inMsg, out, false);
+  for (const m of t.outMsgs) fromMessage(m, out, external);
   return [...out];
 }
