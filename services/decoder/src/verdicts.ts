@@ -57,7 +57,8 @@ export class Verdicts {
     if (!factory?.code || factory.status !== "active") return { verdict: "pending" };
     const poolData = pool.data ?? Cell.EMPTY;
     const factoryData = factory.data ?? Cell.EMPTY;
-    const [poolCtx, factoryCtx] = [await this.chain.contextFor(pool.lastNow, pool.code, poolData, policy), await this.chain.contextFor(pool.lastNow, factory.code, factoryData, policy)];
+    const poolCtx = await this.chain.contextFor(pool.lastNow, pool.code, poolData, policy);
+    const factoryCtx = await this.chain.contextFor(pool.lastNow, factory.code, factoryData, policy);
     if (!poolCtx || !factoryCtx) return { verdict: "pending" };
     const answer = await confirmDedustPool(
       poolCtx,
