@@ -52,3 +52,13 @@ describe.skipIf(files.length === 0)("the addresses the decoder gathers facts of"
     expect(dataDerived).toBeGreaterThanOrEqual(10);
   });
 });
+
+describe("data requests", () => {
+  it("data that does not read as a stake wallet's or a pool's derives nothing, and asks for nothing more", () => {
+    const garbage = "te6cckEBAQEAAwAAAcCO6ba2"; // one cell of 1 bit
+    const wallet = deriveDataFacts({ account: "0:AA", role: "jvault_stake_wallet" }, garbage);
+    expect(wallet).toEqual({ account: "0:AA", dataBoc: garbage });
+    expect(relatedDataRequests(wallet)).toEqual([]);
+    expect(deriveDataFacts({ account: "0:BB", role: "jvault_pool" }, "not a boc")).toEqual({ account: "0:BB", dataBoc: "not a boc" });
+  });
+});
