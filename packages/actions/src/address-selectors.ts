@@ -176,19 +176,20 @@ function fromMessage(m: TraceMessage, out: Set<string>, fromWallet: boolean): vo
 /** The addresses a transaction's messages name in their bodies that the classifier may look up. */
 export function extraAddressesOf(t: TraceTransaction): string[] {
   const out = new Set<string>();
-  const external = t.inMsg !== null && t.inMsg.source === null;
+  const inMsg = t.inMsg;
+  const external = inMsg !== null && inMsg.source === null;
   // toncenter reads an external's payloads; the wallet that carried them out sent exactly those
   // messages (in the trace already, their bodies read below), so only one that sent nothing is read
-  if (external && t.outMsgs.length === 0 && t.inMsg.opcode !== null) {
+  if (external && t.outMsgs.length === 0 && inMsg.opcode !== null) {
     const found = new Set<string>();
     try {
-      fromExternal(t.inMsg, found);
+      fromExternal(inMsg, found);
       for (const a of found) out.add(a);
     } catch {
       // not a wallet's external
     }
   }
-  if (t.inMsg) fromMessage(t.inMsg, out, false);
+  if (inMsg) fromMessage(inMsg, out, false);
   for (const m of t.outMsgs) fromMessage(m, out, external);
   return [...out];
 }
