@@ -3,7 +3,8 @@
 // factory vouches for it (a stand-in factory's state at the factory's address, indexed as any
 // account's), and the classifier's facts then hold the pool as toncenter's dex_pools does. Decoded
 // before the factory's state is indexed, the pool waits (no row; decided when its state next
-// changes); the same code at another address, which the factory does not give, is no pool.
+// changes), and the block that recognises it names it for its traces to be classified again; the
+// same code at another address, which the factory does not give, is no pool.
 import { compileFunc } from "@ton-community/func-js";
 import { Address, beginCell, Cell } from "@ton/core";
 import { defaultConfig } from "@ton/sandbox";
@@ -16,6 +17,7 @@ import { replayBlock } from "../../../packages/contracts/test/fixtures.js";
 import { applySchemas } from "../../../tests/support/trace-rows.js";
 import { ChainContext } from "../src/chain-context.js";
 import { decodeBlock } from "../src/decode-block.js";
+import { decidePending } from "../src/pending.js";
 import { StateReader } from "../src/read-state.js";
 import { Verdicts } from "../src/verdicts.js";
 import { insertDecodedRows } from "../src/write.js";
@@ -81,10 +83,12 @@ async function transact(account: string, mc: number, state: { code: Cell; data: 
   });
 }
 
+/** A block's decoding as the decoder's step does it: the rows, what it decided, the rows written. */
 const decode = async (mc: number) => {
   const decoded = await decodeBlock(store, new StateReader(chain), verdicts, mc);
+  const decided = await decidePending(store, verdicts, decoded.rows, mc);
   await insertDecodedRows(store, decoded.rows);
-  return decoded.rows.dedust_pools;
+  return { pools: decoded.rows.dedust_pools, recognised: decided.dedustPools ?? [] };
 };
 let verdicts: Verdicts;
 
@@ -108,13 +112,19 @@ afterAll(async () => {
 
 it("a pool decoded before the factory's state is indexed waits; after it, its assets are written and are the classifier's facts", async () => {
   await transact(POOL, 5, pool);
-  expect(await decode(5)).toEqual([]);
+  expect(await decode(5)).toEqual({ pools: [], recognised: [] });
   await transact(FACTORY, 10, factory);
   await decode(10);
   await transact(POOL, 11, pool);
   await transact(IMPOSTOR, 11, pool);
-  const rows = await decode(11);
-  expect(rows).toEqual([{ address: POOL, asset_1: null, asset_2: JETTON, is_stable: false, last_transaction_lt: expect.any(String), mc_seqno: 11 }]);
+  const { pools, recognised } = await decode(11);
+  expect(pools).toEqual([{ address: POOL, asset_1: null, asset_2: JETTON, is_stable: false, last_transaction_lt: expect.any(String), mc_seqno: 11 }]);
+  // recognised in this block: the traces through it (the one of block 5) are classified again
+  expect(recognised).toEqual([POOL]);
+  // decoded again (a restart before the checkpoint): the same; a later block's state of the pool is no news
+  expect((await decode(11)).recognised).toEqual([POOL]);
+  await transact(POOL, 12, pool);
+  expect(await decode(12)).toMatchObject({ pools: [{ address: POOL, mc_seqno: 12 }], recognised: [] });
   const facts = await factsAt(store, [POOL, IMPOSTOR], 11);
   expect(facts.get(POOL)?.dedustPool).toEqual({ assets: [{ isTon: true, address: null }, { isTon: false, address: JETTON }] });
   expect(facts.get(IMPOSTOR)?.dedustPool).toBeUndefined();

@@ -1,6 +1,6 @@
 // The decoder's classification step of one masterchain block: the traces the block completed, and
-// the traces of the jetton wallets and NFT items the block confirmed late (an interface learned
-// after their traces were classified), classified with the decoder's facts as of the block. Pure
+// the traces of the jetton wallets, NFT items and DeDust pools the block confirmed late (an
+// interface learned after their traces were classified), classified with the decoder's facts as of the block. Pure
 // reads and a deterministic classifier: the same block gives the same rows, so a block decoded
 // again after a crash writes what it wrote before.
 import { type Classification, classifyTrace, type ContractFacts, MapInterfaceLookup, type TraceInput, unknownAction } from "@tongate/actions";
@@ -80,7 +80,7 @@ function classified(t: TraceInput, facts: MapInterfaceLookup): Classification {
 export async function classifyBlock(store: Store, mcSeqno: number, decided: Decided, log: Logger): Promise<BlockClassification> {
   const out: BlockClassification = { rows: emptyActionsRows(), keys: [], classified: 0, reclassified: 0, failed: 0, broken: 0 };
   const completed = await tracesCompletedIn(store, mcSeqno);
-  const confirmed = [...decided.jettonWallets.flatMap((w) => w.addresses), ...decided.nftItems.flatMap((i) => i.addresses)];
+  const confirmed = [...decided.jettonWallets.flatMap((w) => w.addresses), ...decided.nftItems.flatMap((i) => i.addresses), ...(decided.dedustPools ?? [])];
   const touched = await tracesOfAccounts(store, confirmed, mcSeqno, RECLASSIFIED_PER_BLOCK + 1);
   if (touched.length > RECLASSIFIED_PER_BLOCK) {
     log.warn({ mcSeqno, accounts: confirmed.length, limit: RECLASSIFIED_PER_BLOCK }, "decoder: more traces touch the wallets and items this block confirmed than are classified again per block; the older ones keep their actions");
