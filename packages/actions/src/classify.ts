@@ -1,4 +1,5 @@
 import type { ActionRow, Classification } from "./action.js";
+import { extraAddressesOf } from "./address-selectors.js";
 import { initBlocks } from "./engine/basic.js";
 import { Block } from "./engine/block.js";
 import { MatchContext } from "./engine/context.js";
@@ -95,6 +96,8 @@ export function addressesToLookUp(trace: TraceInput): string[] {
       if (m?.source) out.add(m.source);
       if (m?.destination) out.add(m.destination);
     }
+    // and what the messages' bodies name (toncenter's address selectors)
+    for (const a of extraAddressesOf(t)) out.add(a);
   }
   return [...out];
 }

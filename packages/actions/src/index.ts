@@ -1,6 +1,7 @@
 export * from "./action.js";
 export * from "./classify.js";
 export * from "./interfaces.js";
+export * from "./extra-requests.js";
 export * from "./trace.js";
 export * from "./render.js";
 export * from "./versions.js";

@@ -127,5 +127,8 @@ export function relatedAddresses(f: ContractFacts): string[] {
   const out: string[] = [];
   if (f.nftAuction) out.push(f.nftAuction.nftAddress);
   if (f.nftSale) out.push(f.nftSale.nftAddress);
+  // a JVault stake wallet's pool, a pool's lock wallet (extra-requests.ts derives them from the data)
+  if (f.dataBoc?.pool) out.push(f.dataBoc.pool);
+  if (f.dataBoc?.lockWalletAddress) out.push(f.dataBoc.lockWalletAddress);
   return out;
 }

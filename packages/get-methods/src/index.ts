@@ -5,3 +5,4 @@
 export { callGetMethod, GAS_LIMIT, readGetMethod, type AccountState, type GetMethodContext, type Read, type ReadFailure } from "./run.js";
 export { confirmJettonWallet, confirmNftItem, getCollectionData, getJettonData, getNftContent, getNftData, getWalletData, isClaimed, type Confirmation } from "./readers.js";
 export { MAX_RESULT_ENTRIES, readVmStack } from "./vm-stack.js";
+export { confirmDedustPool, type DedustPoolConfirmation } from "./dedust.js";

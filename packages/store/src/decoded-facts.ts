@@ -4,7 +4,7 @@
 // classifying a block's traces and by the send service classifying an emulated trace on the same
 // confirmed facts. Only confirmed jetton wallets and NFT items count: a wallet whose master has not vouched for it is not a jetton wallet
 // to the classifier (a fake one must not make a jetton_transfer).
-import type { ContractFacts } from "@tongate/actions";
+import { addressesToLookUp, dataToLookUp, deriveDataFacts, relatedAddresses, relatedDataRequests, type ContractFacts, type DataRequest, type TraceInput } from "@tongate/actions";
 import { select, type Store } from "./store.js";
 
 /** Addresses per query (IN lists). */
@@ -46,7 +46,7 @@ export async function factsAt(store: Store, addresses: Iterable<string>, mcSeqno
   };
   for (let i = 0; i < all.length; i += CHUNK) {
     const params = { addresses: all.slice(i, i + CHUNK), mc: mcSeqno };
-    const [interfaces, masters, wallets, items, sales] = await Promise.all([
+    const [interfaces, masters, wallets, items, sales, pools] = await Promise.all([
       select<Record<string, unknown>>(store, latest("account_interfaces", "address, interfaces"), params),
       select<Record<string, unknown>>(store, latest("jetton_masters", "address, admin_address"), params),
       select<Record<string, unknown>>(store, latest("jetton_wallets", "address, owner, jetton, balance, verdict"), params),
@@ -56,6 +56,7 @@ export async function factsAt(store: Store, addresses: Iterable<string>, mcSeqno
         latest("nft_sales", "address, type, nft_address, nft_owner_address, marketplace_address, full_price, is_complete, marketplace_fee_address, marketplace_fee, royalty_address, royalty_amount, last_bid, min_bid, max_bid, mp_fee_address, royalty_fee_address"),
         params,
       ),
+      select<Record<string, unknown>>(store, latest("dedust_pools", "address, asset_1, asset_2"), params),
     ]);
     for (const r of interfaces) entry(String(r.address)).interfaces = Array.isArray(r.interfaces) ? r.interfaces.map(String) : [];
     for (const r of masters) entry(String(r.address)).jettonMaster = { address: String(r.address), admin: strOrNull(r.admin_address) };
@@ -74,6 +75,10 @@ export async function factsAt(store: Store, addresses: Iterable<string>, mcSeqno
         content: contentOf(r.content),
         codeHash: strOrNull(r.code_hash),
       };
+    }
+    for (const r of pools) {
+      const asset = (v: unknown) => (strOrNull(v) === null ? { isTon: true, address: null } : { isTon: false, address: String(v) });
+      entry(String(r.address)).dedustPool = { assets: [asset(r.asset_1), asset(r.asset_2)] };
     }
     for (const r of sales) {
       const address = String(r.address);
@@ -127,3 +132,43 @@ const LATEST_DATA = `SELECT account, argMax(data_boc, last_trans_lt) AS latest_d
   WHERE account IN {addresses:Array(String)} AND data_boc IS NOT NULL
     AND last_trans_lt <= (SELECT max(lt) FROM transactions WHERE account IN {addresses:Array(String)} AND mc_seqno <= {mc:UInt32})
   GROUP BY account`;
+
+/** Rounds of facts that name more facts (a JVault stake wallet → its pool → the pool's lock wallet). */
+const ROUNDS = 4;
+
+/**
+ * The facts the classifier may consult for these traces at block `mcSeqno`: those of
+ * addressesToLookUp, the data of dataToLookUp (derived as toncenter's extra requests derive it),
+ * then what those name outside the traces (relatedAddresses, relatedDataRequests), round after round.
+ */
+export async function factsForTraces(store: Store, traces: readonly TraceInput[], mcSeqno: number): Promise<Map<string, ContractFacts>> {
+  const addresses = traces.flatMap(addressesToLookUp);
+  let requests = traces.flatMap(dataToLookUp);
+  const known = addresses.length ? await factsAt(store, addresses, mcSeqno) : new Map<string, ContractFacts>();
+  const asked = new Set(known.keys());
+  for (const a of addresses) asked.add(a);
+  const dataRead = new Set<string>();
+  for (let round = 0; round < ROUNDS && (requests.length > 0 || round === 0); round++) {
+    for (const r of requests) dataRead.add(r.account);
+    for (const [account, f] of await dataOf(store, requests, mcSeqno)) known.set(account, { ...known.get(account), dataBoc: f });
+    const named = [...known.values()];
+    requests = named.flatMap((f) => (f.dataBoc ? relatedDataRequests(f.dataBoc) : [])).filter((r) => !dataRead.has(r.account));
+    const related = [...new Set([...named.flatMap(relatedAddresses), ...requests.map((r) => r.account)])].filter((a) => !asked.has(a));
+    for (const a of related) asked.add(a);
+    if (related.length) for (const [a, f] of await factsAt(store, related, mcSeqno)) known.set(a, { ...f, ...known.get(a) });
+  }
+  return known;
+}
+
+/** The latest data of the requested accounts up to the block, derived as their role says. */
+async function dataOf(store: Store, requests: readonly DataRequest[], mcSeqno: number): Promise<Map<string, NonNullable<ContractFacts["dataBoc"]>>> {
+  const out = new Map<string, NonNullable<ContractFacts["dataBoc"]>>();
+  const byAccount = new Map(requests.map((r) => [r.account, r]));
+  const accounts = [...byAccount.keys()];
+  for (let i = 0; i < accounts.length; i += CHUNK) {
+    for (const r of await select<{ account: string; latest_data: string }>(store, LATEST_DATA, { addresses: accounts.slice(i, i + CHUNK), mc: mcSeqno })) {
+      out.set(r.account, deriveDataFacts(byAccount.get(r.account)!, r.latest_data));
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@ export { EMBEDDED_SETTINGS, openStore, select, STORE_SETTINGS, type Store, type 
 export { loadMigrations, migrate, migrationsTable, splitStatements, type MigrateResult, type Migration, type MigrationsOwner } from "./migrate.js";
 export { getCheckpoint, setCheckpoint } from "./checkpoints.js";
 export { CheckpointOutbox, type OutboxOptions, type RebuildEvent } from "./outbox.js";
-export { factsAt } from "./decoded-facts.js";
+export { factsAt, factsForTraces } from "./decoded-facts.js";
 export { deliveredMessages } from "./delivered-messages.js";
 export { PROBE_EVERY_MS, PROBE_TIMEOUT_MS, watchClickHouse, type ClickHouseHealth, type ClickHouseWatch, type ClickHouseWatchOptions } from "./health.js";
 export {

@@ -2,7 +2,7 @@
 // block changed, the verdicts of its jetton wallets and NFT items, and the token events of its
 // transactions. Pure reading of the store and the chain: the caller writes what this returns.
 import { Address, type Cell } from "@ton/core";
-import { contentUri, parseTokenContent, type InterfaceState, type TokenType } from "@tongate/contracts";
+import { contentUri, isDedustPoolCode, parseTokenContent, type InterfaceState, type TokenType } from "@tongate/contracts";
 import { select, type Store } from "@tongate/store";
 import { eventsOf, type TokenEvents } from "./events.js";
 import { readBlockInputs, type AccountStateAfter } from "./inputs.js";
@@ -206,9 +206,14 @@ export async function decodeBlock(store: Store, reader: StateReader, verdicts: V
   // work meanwhile), the rows made in the block's order
   const read = await mapInFlight([...inputs.states.values()], ACCOUNTS_IN_FLIGHT, async (s) => {
     const d = await reader.read(s, policy);
-    return { s, d, verdict: await verdictOf(verdicts, d.state, s, mcSeqno, policy) };
+    // a DeDust pool's code: its assets, if the factory vouches for it (toncenter's dex_pools)
+    const pool = s.code && s.status === "active" && isDedustPoolCode(s.code) ? await verdicts.dedustPool(s, mcSeqno, policy) : undefined;
+    return { s, d, verdict: await verdictOf(verdicts, d.state, s, mcSeqno, policy), pool };
   });
-  for (const { s, d, verdict } of read) {
+  for (const { s, d, verdict, pool } of read) {
+    if (pool?.verdict === "confirmed") {
+      rows.dedust_pools.push({ address: s.account, asset_1: pool.asset1, asset_2: pool.asset2, is_stable: pool.isStable, last_transaction_lt: s.lastLt.toString(), mc_seqno: mcSeqno });
+    }
     rows.account_interfaces.push({ address: s.account, interfaces: d.interfaces, code_hash: s.codeHash ?? "", last_transaction_lt: s.lastLt.toString(), mc_seqno: mcSeqno });
     if (d.failure) failures.push({ account: s.account, reason: d.failure });
     const state = d.state;

@@ -20,6 +20,8 @@ export interface Decided {
   /** wallets and items confirmed now: their events are written again as confirmed */
   jettonWallets: { jetton: string; addresses: string[] }[];
   nftItems: { collection: string; addresses: string[] }[];
+  /** DeDust pools this block recognised for the first time: the traces through them are classified again */
+  dedustPools?: string[];
 }
 
 const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "true";
@@ -65,7 +67,22 @@ export async function decidePending(store: Store, verdicts: Pick<Verdicts, "jett
     }
     if (confirmed.length) decided.nftItems.push({ collection: c.address, addresses: confirmed });
   }
+  const pools = await newDedustPools(store, rows, mcSeqno);
+  if (pools.length) decided.dedustPools = pools;
   return decided;
+}
+
+/**
+ * The pools of this block's dedust_pools rows with none before it: recognised now (first seen, or
+ * waiting for the factory's state until now). A block decoded again finds the same (its own rows do
+ * not count as before it).
+ */
+async function newDedustPools(store: Store, rows: DecodedRows, mcSeqno: number): Promise<string[]> {
+  if (rows.dedust_pools.length === 0) return [];
+  const addresses = rows.dedust_pools.map((p) => p.address);
+  const known = await select<{ address: string }>(store, "SELECT DISTINCT address FROM dedust_pools WHERE address IN {addresses:Array(String)} AND mc_seqno < {mc:UInt32}", { addresses, mc: mcSeqno });
+  const before = new Set(known.map((r) => r.address));
+  return addresses.filter((a) => !before.has(a));
 }
 
 /**

@@ -171,6 +171,19 @@ export interface NftTransferRow extends EventTransaction {
   comment: string | null;
 }
 
+/** A DeDust pool's assets (0005_dedust_pools.sql): null for TON, else the jetton master. */
+export interface DedustPoolRow {
+  address: string;
+  asset_1: string | null;
+  asset_2: string | null;
+  is_stable: boolean;
+  last_transaction_lt: string;
+  mc_seqno: number;
+}
+
+/** What the decoder makes of a contract with a DeDust pool's code. */
+export type DedustPoolVerdict = { verdict: "pending" | "denied" } | { verdict: "confirmed"; asset1: string | null; asset2: string | null; isStable: boolean };
+
 /** Everything one decoded block writes, by table. */
 export interface DecodedRows {
   account_interfaces: AccountInterfacesRow[];
@@ -179,6 +192,7 @@ export interface DecodedRows {
   nft_collections: NftCollectionRow[];
   nft_items: NftItemRow[];
   nft_sales: NftSaleRow[];
+  dedust_pools: DedustPoolRow[];
   token_metadata: TokenMetadataRow[];
   jetton_transfers: JettonTransferRow[];
   jetton_burns: JettonBurnRow[];
@@ -192,6 +206,7 @@ export const emptyRows = (): DecodedRows => ({
   nft_collections: [],
   nft_items: [],
   nft_sales: [],
+  dedust_pools: [],
   token_metadata: [],
   jetton_transfers: [],
   jetton_burns: [],

@@ -42,6 +42,7 @@ export async function insertDecodedRows(store: Store, rows: DecodedRows): Promis
   await insertRows(store, "nft_collections", rows.nft_collections, refused);
   await insertRows(store, "nft_items", rows.nft_items, refused);
   await insertRows(store, "nft_sales", rows.nft_sales, refused);
+  await insertRows(store, "dedust_pools", rows.dedust_pools, refused);
   await insertRows(store, "token_metadata", rows.token_metadata, refused);
   await insertRows(store, "jetton_transfers", rows.jetton_transfers, refused);
   await insertRows(store, "jetton_burns", rows.jetton_burns, refused);

@@ -1,11 +1,11 @@
 // The decoder's classification step of one masterchain block: the traces the block completed, and
-// the traces of the jetton wallets and NFT items the block confirmed late (an interface learned
-// after their traces were classified), classified with the decoder's facts as of the block. Pure
+// the traces of the jetton wallets, NFT items and DeDust pools the block confirmed late (an
+// interface learned after their traces were classified), classified with the decoder's facts as of the block. Pure
 // reads and a deterministic classifier: the same block gives the same rows, so a block decoded
 // again after a crash writes what it wrote before.
-import { addressesToLookUp, type Classification, classifyTrace, type ContractFacts, MapInterfaceLookup, relatedAddresses, type TraceInput, unknownAction } from "@tongate/actions";
+import { type Classification, classifyTrace, type ContractFacts, MapInterfaceLookup, type TraceInput, unknownAction } from "@tongate/actions";
 import type { Logger } from "@tongate/runtime";
-import { actionRow, classificationRow, factsAt, KEY_COLUMNS, type KeyTraceActions, select, type Store } from "@tongate/store";
+import { actionRow, classificationRow, factsForTraces, KEY_COLUMNS, type KeyTraceActions, select, type Store } from "@tongate/store";
 import type { Decided } from "../pending.js";
 import { type ActionDbRow, type ActionsRows, classificationRows, emptyActionsRows, type TraceBounds } from "./rows.js";
 import { completeTraces, readTraceInputs, tracesCompletedIn, type TraceRecordRow } from "./trace-input.js";
@@ -80,7 +80,7 @@ function classified(t: TraceInput, facts: MapInterfaceLookup): Classification {
 export async function classifyBlock(store: Store, mcSeqno: number, decided: Decided, log: Logger): Promise<BlockClassification> {
   const out: BlockClassification = { rows: emptyActionsRows(), keys: [], classified: 0, reclassified: 0, failed: 0, broken: 0 };
   const completed = await tracesCompletedIn(store, mcSeqno);
-  const confirmed = [...decided.jettonWallets.flatMap((w) => w.addresses), ...decided.nftItems.flatMap((i) => i.addresses)];
+  const confirmed = [...decided.jettonWallets.flatMap((w) => w.addresses), ...decided.nftItems.flatMap((i) => i.addresses), ...(decided.dedustPools ?? [])];
   const touched = await tracesOfAccounts(store, confirmed, mcSeqno, RECLASSIFIED_PER_BLOCK + 1);
   if (touched.length > RECLASSIFIED_PER_BLOCK) {
     log.warn({ mcSeqno, accounts: confirmed.length, limit: RECLASSIFIED_PER_BLOCK }, "decoder: more traces touch the wallets and items this block confirmed than are classified again per block; the older ones keep their actions");
@@ -90,13 +90,10 @@ export async function classifyBlock(store: Store, mcSeqno: number, decided: Deci
   const traces = [...completed, ...again];
   if (traces.length === 0) return out;
   const inputs = await readTraceInputs(store, traces, MAX_TRACE_TRANSACTIONS, mcSeqno);
-  // most blocks complete only the masterchain's tick-tock traces, which consult no facts
-  const addresses = [...inputs.values()].filter((i) => !loneTickTock(i)).flatMap(addressesToLookUp);
-  const known = addresses.length ? await factsAt(store, addresses, mcSeqno) : new Map<string, ContractFacts>();
-  // a second round for what the facts name outside the trace (the item of a sale or an auction)
-  const related = [...known.values()].flatMap(relatedAddresses).filter((a) => !known.has(a));
-  if (related.length) for (const [a, f] of await factsAt(store, related, mcSeqno)) known.set(a, f);
-  const facts = new MapInterfaceLookup(known);
+  // most blocks complete only the masterchain's tick-tock traces, which consult no facts; the others'
+  // facts, and what those name outside the traces (a sale's item, a JVault stake wallet's pool)
+  const consulting = [...inputs.values()].filter((i) => !loneTickTock(i));
+  const facts = new MapInterfaceLookup(consulting.length ? await factsForTraces(store, consulting, mcSeqno) : new Map<string, ContractFacts>());
   // a trace that started in this block was never classified before it; the others may have been
   // (classified again, or complete once and extended since)
   const previous = await actionsBefore(store, traces.filter((t) => Number(t.mc_seqno_start) < mcSeqno || !completedIds.has(t.trace_id)).map((t) => t.trace_id), mcSeqno);

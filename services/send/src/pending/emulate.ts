@@ -6,12 +6,12 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import type { Address, Cell } from "@ton/core";
-import { addressesToLookUp, actionToJson, classifyTrace, MapInterfaceLookup, relatedAddresses, traceInputFromTransactions, unknownAction, type Classification, type ContractFacts, type TraceInput } from "@tongate/actions";
+import { actionToJson, classifyTrace, MapInterfaceLookup, traceInputFromTransactions, unknownAction, type Classification, type TraceInput } from "@tongate/actions";
 import { emptyLibraries, EmulatorFailure, emulateTrace, librariesCell, libraryRefs, TraceEmulationError, type EmulatedTrace, type EmulatorPool, type TraceBounds } from "@tongate/emulator";
 import { blockConfig, fetchLibraries, readAccount, type BlockIdExt, type LiteQuerier, type LiteserverPool } from "@tongate/liteclient";
 import { Finality, PendingTraceSchema, PendingTransactionSchema, type PendingTrace } from "@tongate/proto/gen/tongate/send/v1/pending_pb.js";
 import { apiError } from "@tongate/runtime";
-import { factsAt, type Store } from "@tongate/store";
+import { factsForTraces, type Store } from "@tongate/store";
 import { accountSummary } from "./account-summary.js";
 
 export interface EmulationDeps {
@@ -75,10 +75,7 @@ async function masterchainBlock(s: LiteQuerier, seqno: number | undefined): Prom
 async function factsOf(deps: EmulationDeps, input: TraceInput, mcSeqno: number): Promise<MapInterfaceLookup> {
   const store = await deps.store();
   if (!store) return new MapInterfaceLookup(new Map());
-  const known: Map<string, ContractFacts> = await factsAt(store, addressesToLookUp(input), mcSeqno);
-  const related = [...known.values()].flatMap(relatedAddresses).filter((a) => !known.has(a));
-  if (related.length) for (const [a, f] of await factsAt(store, related, mcSeqno)) known.set(a, f);
-  return new MapInterfaceLookup(known);
+  return new MapInterfaceLookup(await factsForTraces(store, [input], mcSeqno));
 }
 
 /** Never throws: a classifier that throws counts as failed, with one `unknown` action. */
