@@ -20,3 +20,4 @@ export * from "./tlb.js";
 export * from "./out-actions.js";
 export * from "./precompiled.js";
 export { readStateByGetMethods, type GetMethodRunner } from "./get-method-state.js";
+export * from "./dedust/liquidity.js";
