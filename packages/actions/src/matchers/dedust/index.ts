@@ -1,6 +1,7 @@
 // The DeDust family's matchers, by toncenter's matcher name, and its post-processors.
 import type { TracePostProcessor } from "../../engine/post-process.js";
 import type { MatcherSet } from "../registry.js";
+import { DedustDepositBlockMatcher, DedustDepositFirstAssetBlockMatcher, DedustWithdrawBlockMatcher, postProcessDedustLiquidity } from "./liquidity.js";
 import { DedustV2ClaimFeesBlockMatcher, DedustV2ClaimRewardBlockMatcher } from "./claims-v2.js";
 import {
   DedustV2DepositBlockMatcher,
@@ -11,6 +12,9 @@ import {
 } from "./liquidity-v2.js";
 
 export const matchers: MatcherSet = {
+  DedustDepositBlockMatcher: new DedustDepositBlockMatcher(),
+  DedustDepositFirstAssetBlockMatcher: new DedustDepositFirstAssetBlockMatcher(),
+  DedustWithdrawBlockMatcher: new DedustWithdrawBlockMatcher(),
   DedustV2WithdrawBlockMatcher: new DedustV2WithdrawBlockMatcher(),
   DedustV2DepositBlockMatcher: new DedustV2DepositBlockMatcher(),
   DedustV2RejectedDepositBlockMatcher: new DedustV2RejectedDepositBlockMatcher(),
@@ -20,4 +24,4 @@ export const matchers: MatcherSet = {
 };
 
 /** In toncenter's order (v1 deposits first); they run before unwindDeployments. */
-export const postProcessors: TracePostProcessor[] = [postProcessDedustV2Liquidity];
+export const postProcessors: TracePostProcessor[] = [postProcessDedustLiquidity, postProcessDedustV2Liquidity];
