@@ -21,3 +21,4 @@ export * from "./out-actions.js";
 export * from "./precompiled.js";
 export { readStateByGetMethods, type GetMethodRunner } from "./get-method-state.js";
 export * from "./dedust/liquidity.js";
+export * from "./tonco/liquidity.js";

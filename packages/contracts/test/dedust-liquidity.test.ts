@@ -1,21 +1,11 @@
 // DeDust liquidity bodies of toncenter's classifier traces: each loads with the loader of its
 // opcode and stores back to the same cell; every constructor the matchers read has a real body.
-import { beginCell, type Builder, type Cell, type Slice } from "@ton/core";
 import { describe, expect, it } from "vitest";
 import * as C from "@tongate/contracts";
 import { actionTraceMessages } from "./fixtures.js";
+import { codec, roundTripMessages, roundTripNested, type Codec } from "./liquidity-bodies.js";
 
 const OP = C.DEDUST_LIQUIDITY_OPCODES;
-
-interface Codec {
-  name: string;
-  opcode: number;
-  roundTrip: (s: Slice) => Cell;
-}
-
-function codec<T>(name: string, opcode: number, load: (s: Slice) => T, store: (v: T) => (b: Builder) => void): Codec {
-  return { name, opcode, roundTrip: (s) => beginCell().store(store(load(s))).endCell() };
-}
 
 const CODECS: Codec[] = [
   codec("dedust_deposit_liquidity", OP.deposit_liquidity_native, C.loadDedustDepositLiquidityNative, C.storeDedustDepositLiquidityNative),
@@ -40,50 +30,18 @@ const NESTED: Codec[] = [
   codec("dedust_v2_deposit", OP.v2_deposit_payload, C.loadDedustV2DepositPayload, C.storeDedustV2DepositPayload),
 ];
 
-/** Every cell of a body's tree (nested payloads sit in refs). */
-function cellsOf(c: Cell, out: Cell[] = []): Cell[] {
-  out.push(c);
-  for (const r of c.refs) cellsOf(r, out);
-  return out;
-}
-
 describe("DeDust liquidity bodies round-trip (real fixture bodies)", () => {
   const messages = actionTraceMessages();
-  const seen = new Map<string, number>();
-  const byOpcode = new Map(CODECS.map((c) => [c.opcode, c]));
 
   it("every body with a DeDust liquidity opcode loads and stores to the same cell", () => {
-    for (const m of messages) {
-      const c = m.opcode === null ? undefined : byOpcode.get(m.opcode);
-      if (!c) continue;
-      expect(c.roundTrip(m.body.beginParse()).hash().toString("hex"), `${c.name} ${m.hash}`).toBe(m.body.hash().toString("hex"));
-      seen.set(c.name, (seen.get(c.name) ?? 0) + 1);
-    }
-    expect(CODECS.filter((c) => !seen.has(c.name)).map((c) => c.name)).toEqual([]);
+    const checked = roundTripMessages(messages, CODECS);
+    for (const c of checked) expect(c.got, `${c.name} ${c.message}`).toBe(c.want);
+    expect(CODECS.filter((c) => !checked.some((x) => x.name === c.name)).map((c) => c.name)).toEqual([]);
   });
 
   it("nested payloads (forward and payment payloads) round-trip too", () => {
-    const found = new Map<string, number>();
-    const byOp = new Map(NESTED.map((c) => [c.opcode, c]));
-    const done = new Set<string>();
-    for (const m of messages) {
-      for (const cell of cellsOf(m.body)) {
-        if (cell.isExotic || cell.bits.length < 32 || done.has(cell.hash().toString("hex"))) continue;
-        const s = cell.beginParse();
-        // a forward payload may also be the rest of a body: look at every cell's first 32 bits
-        const c = byOp.get(s.preloadUint(32));
-        if (!c) continue;
-        done.add(cell.hash().toString("hex"));
-        let rebuilt: Cell;
-        try {
-          rebuilt = c.roundTrip(s);
-        } catch {
-          continue; // 32 bits that only look like the opcode
-        }
-        expect(rebuilt.hash().toString("hex"), `${c.name} in ${m.hash}`).toBe(cell.hash().toString("hex"));
-        found.set(c.name, (found.get(c.name) ?? 0) + 1);
-      }
-    }
-    expect(NESTED.filter((c) => !found.has(c.name)).map((c) => c.name)).toEqual([]);
+    const checked = roundTripNested(messages, NESTED);
+    for (const c of checked) expect(c.got, `${c.name} in ${c.message}`).toBe(c.want);
+    expect(NESTED.filter((c) => !checked.some((x) => x.name === c.name)).map((c) => c.name)).toEqual([]);
   });
 });
