@@ -16,6 +16,7 @@ import { matchers as nft } from "./nft/index.js";
 import type { MatcherSet } from "./registry.js";
 import { matchers as staking } from "./staking/index.js";
 import { matchers as subscriptions } from "./subscriptions/index.js";
+import { matchers as tonco } from "./tonco/index.js";
 import { matchers as vesting } from "./vesting/index.js";
 
 export const MATCHER_ORDER = [
@@ -124,7 +125,7 @@ export const MATCHER_ORDER = [
 
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
-const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, dedust];
+const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, dedust, tonco];
 
 /** The families' passes over the finished graph, in toncenter's order (before unwindDeployments). */
 export const POST_PROCESSORS: readonly TracePostProcessor[] = [...dedustPostProcessors];
