@@ -22,3 +22,4 @@ export * from "./precompiled.js";
 export { readStateByGetMethods, type GetMethodRunner } from "./get-method-state.js";
 export * from "./dedust/liquidity.js";
 export * from "./tonco/liquidity.js";
+export * from "./stonfi/liquidity.js";

@@ -15,6 +15,7 @@ import { matchers as multisig } from "./multisig/index.js";
 import { matchers as nft } from "./nft/index.js";
 import type { MatcherSet } from "./registry.js";
 import { matchers as staking } from "./staking/index.js";
+import { matchers as stonfi } from "./stonfi/index.js";
 import { matchers as subscriptions } from "./subscriptions/index.js";
 import { matchers as tonco } from "./tonco/index.js";
 import { matchers as vesting } from "./vesting/index.js";
@@ -125,7 +126,7 @@ export const MATCHER_ORDER = [
 
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
-const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, dedust, tonco];
+const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, dedust, tonco, stonfi];
 
 /** The families' passes over the finished graph, in toncenter's order (before unwindDeployments). */
 export const POST_PROCESSORS: readonly TracePostProcessor[] = [...dedustPostProcessors];
