@@ -90,9 +90,10 @@ export const KINDS_WITHOUT_INNER_ACTIONS = new Set([
   "dex_deposit_liquidity", "jetton_swap", "change_dns", "delete_dns", "renew_dns", "subscribe",
   "dex_withdraw_liquidity", "unsubscribe", "election_deposit", "election_recover", "auction_bid",
   "nominator_pool_deposit", "nominator_pool_withdraw_request", "dedust_deposit_liquidity",
-  "dedust_deposit_liquidity_partial", "dedust_v2_deposit_liquidity", "dedust_v2_deposit_liquidity_partial", "tonstakers_deposit", "tonstakers_withdraw_request", "tonstakers_withdraw",
+  "dedust_deposit_liquidity_partial", "tonstakers_deposit", "tonstakers_withdraw_request", "tonstakers_withdraw",
   "ethena_withdrawal_request", "ethena_deposit", "tonco_deposit_liquidity", "tonco_withdraw_liquidity",
   "coffee_deposit_liquidity",
+  "dedust_v2_deposit_liquidity", "dedust_v2_deposit_liquidity_partial",
 ]);
 
 /** Whether a block is published as an action at all (logs and external-ins are not). */
