@@ -1,3 +1,4 @@
 // DeDust: the vault/pool protocol (toncenter's "dedust") and CPMM v2 ("dedust_v2").
 export * from "./swaps.js";
 export * from "./swaps-v2.js";
+export * from "./liquidity.js";

@@ -1,2 +1,3 @@
 // TONCO: the concentrated-liquidity AMM (router, pools).
 export * from "./swaps.js";
+export * from "./liquidity.js";
