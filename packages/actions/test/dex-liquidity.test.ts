@@ -4,9 +4,10 @@
 import { beginCell, type Cell } from "@ton/core";
 import { describe, expect, it } from "vitest";
 import {
-  DEDUST_LIQUIDITY_OPCODES,
   JETTON_OPCODES,
+  STONFI_OPCODES,
   STONFI_V2_LIQUIDITY_OPCODES,
+  storeDedustPayout,
   storeDedustPayOutFromPool,
   storeJettonBurn,
   storeJettonInternalTransfer,
@@ -113,7 +114,7 @@ describe("STON.fi v2 liquidity", () => {
     const ext = b.external(USER);
     const burn = b.send(ext, USER_LP, { value: 500_000_000n, body: body((x) => x.store(storeJettonBurn({ queryId: 1n, amount: 555n, responseDestination: address(USER), customPayload: null }))) });
     const notify = b.send(burn, POOL, { value: 450_000_000n, body: beginCell().storeUint(STONFI_V2_LIQUIDITY_OPCODES.burn_notification_ext, 32).storeUint(1, 64).endCell() });
-    const payTo = () => beginCell().storeUint(STONFI_V2_LIQUIDITY_OPCODES.pay_to, 32).storeUint(1, 64).endCell();
+    const payTo = () => beginCell().storeUint(STONFI_OPCODES.stonfi_pay_to_v2, 32).storeUint(1, 64).endCell();
     const pay1 = b.send(notify, ROUTER, { value: 200_000_000n, body: payTo() });
     const pay2 = b.send(notify, ROUTER, { value: 200_000_000n, body: payTo() });
     jettonTransfer(b, pay1, ROUTER_A, USER_A, USER, 40n, null);
@@ -148,9 +149,9 @@ describe("DeDust v1 LP withdrawal", () => {
     const burn = b.send(ext, USER_LP, { value: 500_000_000n, body: body((x) => x.store(storeJettonBurn({ queryId: 1n, amount: 321n, responseDestination: address(USER), customPayload: null }))) });
     const notify = b.send(burn, POOL, { value: 450_000_000n, body: beginCell().storeUint(JETTON_OPCODES.jetton_burn_notification, 32).storeUint(1, 64).storeCoins(321n).endCell() });
     const payout = (amount: bigint) =>
-      body((x) => x.store(storeDedustPayOutFromPool({ queryId: 1n, proof: beginCell().endCell(), amount, recipient: address(USER), payload: null })));
+      body((x) => x.store(storeDedustPayOutFromPool({ queryId: 1n, proof: beginCell().endCell(), amount, recipientAddr: address(USER), payload: null })));
     const toTonVault = b.send(notify, TON_VAULT, { value: 100_000_000n, body: payout(900n) });
-    b.send(toTonVault, USER, { value: 900n, body: beginCell().storeUint(DEDUST_LIQUIDITY_OPCODES.payout, 32).storeUint(1, 64).storeBit(0).endCell() });
+    b.send(toTonVault, USER, { value: 900n, body: body((x) => x.store(storeDedustPayout({ queryId: 1n, payload: null }))) });
     const toJettonVault = b.send(notify, A_VAULT, { value: 100_000_000n, body: payout(50n) });
     jettonTransfer(b, toJettonVault, VAULT_A, USER_A, USER, 50n, null);
     const r = classifyTrace(b.build(), f);

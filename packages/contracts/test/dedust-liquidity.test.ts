@@ -1,5 +1,6 @@
 // DeDust liquidity bodies of toncenter's classifier traces: each loads with the loader of its
-// opcode and stores back to the same cell; every constructor the matchers read has a real body.
+// opcode and stores back to the same cell; every constructor the matchers read has a real body
+// (the payouts and payments swaps read too are checked in dedust-swaps.test.ts).
 import { describe, expect, it } from "vitest";
 import * as C from "@tongate/contracts";
 import { actionTraceMessages } from "./fixtures.js";
@@ -10,9 +11,6 @@ const OP = C.DEDUST_LIQUIDITY_OPCODES;
 const CODECS: Codec[] = [
   codec("dedust_deposit_liquidity", OP.deposit_liquidity_native, C.loadDedustDepositLiquidityNative, C.storeDedustDepositLiquidityNative),
   codec("dedust_deposit_liquidity_all", OP.deposit_liquidity_all, C.loadDedustDepositLiquidityAll, C.storeDedustDepositLiquidityAll),
-  codec("dedust_pay_out_from_pool", OP.pay_out_from_pool, C.loadDedustPayOutFromPool, C.storeDedustPayOutFromPool),
-  codec("dedust_v2_pay_native", OP.v2_pay_native, C.loadDedustV2PayNative, C.storeDedustV2PayNative),
-  codec("dedust_v2_payout", OP.v2_payout, C.loadDedustV2Payout, C.storeDedustV2Payout),
   codec("dedust_v2_withdraw", OP.v2_withdraw, C.loadDedustV2Withdraw, C.storeDedustV2Withdraw),
   codec("dedust_v2_withdrawal", OP.v2_withdrawal_event, C.loadDedustV2WithdrawalEvent, C.storeDedustV2WithdrawalEvent),
   codec("dedust_v2_deposit_event", OP.v2_deposit_event, C.loadDedustV2DepositEvent, C.storeDedustV2DepositEvent),
@@ -26,7 +24,7 @@ const CODECS: Codec[] = [
 /** Payloads nested in other bodies: a jetton transfer's forward payload, a pay_* payment payload. */
 const NESTED: Codec[] = [
   codec("dedust_deposit_liquidity (forward payload)", OP.deposit_liquidity_jetton_payload, C.loadDedustDepositLiquidityJettonPayload, C.storeDedustDepositLiquidityJettonPayload),
-  codec("dedust_v2_pay_jetton", OP.v2_pay_jetton, C.loadDedustV2PayJetton, C.storeDedustV2PayJetton),
+  codec("dedust_v2_pay_jetton", C.DEDUST_V2_PAYMENT_OPCODES.dedust_v2_pay_jetton, C.loadDedustV2PayJetton, C.storeDedustV2PayJetton),
   codec("dedust_v2_deposit", OP.v2_deposit_payload, C.loadDedustV2DepositPayload, C.storeDedustV2DepositPayload),
 ];
 

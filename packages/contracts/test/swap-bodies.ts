@@ -3,7 +3,7 @@
 // carried (the DEXes' swap requests ride there), keyed by their first 32 bits.
 import { beginCell, type Builder, type Cell, type Slice } from "@ton/core";
 import { expect, it } from "vitest";
-import { JETTON_OPCODES, loadJettonInternalTransfer, loadJettonNotify, loadJettonTransfer, loadPtonTonTransfer, STONFI_OPCODES, type EitherCell } from "@tongate/contracts";
+import { JETTON_OPCODES, loadJettonInternalTransfer, loadJettonNotify, loadJettonTransfer, loadPtonTonTransfer, PTON_OPCODES, type EitherCell } from "@tongate/contracts";
 import { actionTraceMessages } from "./fixtures.js";
 
 export interface RealBody {
@@ -25,7 +25,7 @@ function payloadOf(body: Cell): EitherCell | null {
         return loadJettonInternalTransfer(s).forwardPayload;
       case JETTON_OPCODES.jetton_notify:
         return loadJettonNotify(s).forwardPayload;
-      case STONFI_OPCODES.pton_ton_transfer:
+      case PTON_OPCODES.pton_ton_transfer:
         return loadPtonTonTransfer(s).forwardPayload;
       default:
         return null;

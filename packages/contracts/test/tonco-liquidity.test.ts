@@ -1,5 +1,6 @@
 // TONCO position bodies of toncenter's classifier traces: each loads with the loader of its opcode
-// and stores back to the same cell. Pool deployment has no body in the fixtures: its two
+// and stores back to the same cell (pay_to and pTON's ton_transfer, which swaps read too: in
+// tonco-swaps.test.ts and stonfi-swaps.test.ts). Pool deployment has no body in the fixtures: its two
 // constructors are checked on bodies built here.
 import { Address, beginCell } from "@ton/core";
 import { describe, expect, it } from "vitest";
@@ -15,8 +16,6 @@ const CODECS = [
   codec("tonco_pool_start_burn", OP.pool_start_burn, C.loadToncoPoolStartBurn, C.storeToncoPoolStartBurn),
   codec("tonco_position_nft_burn", OP.position_nft_burn, C.loadToncoPositionNftBurn, C.storeToncoPositionNftBurn),
   codec("tonco_pool_burn", OP.pool_burn, C.loadToncoPoolBurn, C.storeToncoPoolBurn),
-  codec("tonco_router_pay_to", OP.router_pay_to, C.loadToncoRouterPayTo, C.storeToncoRouterPayTo),
-  codec("pton_ton_transfer", OP.pton_ton_transfer, C.loadPtonTonTransfer, C.storePtonTonTransfer),
 ];
 
 const NESTED = [codec("tonco_pool_fund_account_payload", OP.pool_fund_account, C.loadToncoPoolFundAccountPayload, C.storeToncoPoolFundAccountPayload)];

@@ -3,9 +3,9 @@
 // deposits, withdrawals and position fee/reward claims (pool ↔ deposit/position contracts, with
 // the pool's external-out events). Names follow message-schemes.tlb's DeDust section where it has
 // the constructor, else DeDust v2's own TL-B (as toncenter reads it), @ton/core style.
-import { Address, beginCell, type Builder, type Cell, type Slice } from "@ton/core";
-import { ContractDataError } from "../errors.js";
+import { beginCell, type Address, type Builder, type Cell, type Slice } from "@ton/core";
 import { loadOpcode } from "../tlb.js";
+import { loadDedustAsset, storeDedustAsset, type DedustAsset } from "./asset.js";
 
 export const DEDUST_LIQUIDITY_OPCODES = {
   // v1
@@ -17,13 +17,8 @@ export const DEDUST_LIQUIDITY_OPCODES = {
   deposit_liquidity_all: 0xb56b9598,
   destroy_liquidity_deposit: 0xaae79256,
   pay_out_from_deposit: 0x6b0b787f,
-  pay_out_from_pool: 0xad4eb6f5,
-  payout: 0x474f86cf,
   deposit_rejected: 0xe1a36cd4,
   // v2
-  v2_pay_native: 0xa5a7cbf8,
-  v2_pay_jetton: 0xcbc33949,
-  v2_payout: 0x3216ca09,
   v2_withdraw: 0x20b5ef89,
   v2_withdraw_liquidity: 0xbc1531a9,
   v2_exit_liquidity: 0xf6f6a3aa,
@@ -45,28 +40,6 @@ const OP = DEDUST_LIQUIDITY_OPCODES;
 
 function cellOf(write: (b: Builder) => Builder): Cell {
   return write(beginCell()).endCell();
-}
-
-/** native$0000 = DedustAsset; jetton$0001 workchain_id:int8 address:bits256 = DedustAsset. jetton null: TON. */
-export interface DedustAsset {
-  jetton: Address | null;
-}
-
-export function loadDedustAsset(s: Slice): DedustAsset {
-  const kind = s.loadUint(4);
-  if (kind === 0) return { jetton: null };
-  if (kind === 1) {
-    const wc = s.loadInt(8);
-    return { jetton: new Address(wc, s.loadBuffer(32)) };
-  }
-  throw new ContractDataError(`DedustAsset: kind ${kind} is neither native nor jetton`);
-}
-
-export function storeDedustAsset(src: DedustAsset): (b: Builder) => void {
-  return (b) => {
-    if (src.jetton === null) b.storeUint(0, 4);
-    else b.storeUint(1, 4).storeInt(src.jetton.workChain, 8).storeBuffer(src.jetton.hash);
-  };
 }
 
 /** pool_params#_ is_stable:Bool asset0:DedustAsset asset1:DedustAsset = DedustPoolParams. */
@@ -220,79 +193,6 @@ export function storeDedustDepositLiquidityAll(src: DedustDepositLiquidityAll): 
       )
       .storeMaybeRef(src.fulfillPayload)
       .storeMaybeRef(src.rejectPayload);
-}
-
-/**
- * dedust_pay_out_from_pool#ad4eb6f5 query_id:uint64 proof:^DedustPoolProof amount:Coins
- * recipient_addr:MsgAddress payload:(Maybe ^Cell) — the pool asks a vault to pay a withdrawal out.
- */
-export interface DedustPayOutFromPool {
-  queryId: bigint;
-  proof: Cell;
-  amount: bigint;
-  recipient: Address | null;
-  payload: Cell | null;
-}
-
-export function loadDedustPayOutFromPool(s: Slice): DedustPayOutFromPool {
-  loadOpcode(s, OP.pay_out_from_pool, "dedust_pay_out_from_pool");
-  return { queryId: s.loadUintBig(64), proof: s.loadRef(), amount: s.loadCoins(), recipient: s.loadMaybeAddress(), payload: s.loadMaybeRef() };
-}
-
-export function storeDedustPayOutFromPool(src: DedustPayOutFromPool): (b: Builder) => void {
-  return (b) =>
-    b.storeUint(OP.pay_out_from_pool, 32).storeUint(src.queryId, 64).storeRef(src.proof).storeCoins(src.amount).storeAddress(src.recipient).storeMaybeRef(src.payload);
-}
-
-// ---- v2 ----
-
-/** pay_native#a5a7cbf8 query_id:uint64 amount:Coins payment_payload:^Cell payout_config:^Cell — TON straight to a v2 pool. */
-export interface DedustV2PayNative {
-  queryId: bigint;
-  amount: bigint;
-  paymentPayload: Cell;
-  payoutConfig: Cell;
-}
-
-export function loadDedustV2PayNative(s: Slice): DedustV2PayNative {
-  loadOpcode(s, OP.v2_pay_native, "dedust_v2_pay_native");
-  return { queryId: s.loadUintBig(64), amount: s.loadCoins(), paymentPayload: s.loadRef(), payoutConfig: s.loadRef() };
-}
-
-export function storeDedustV2PayNative(src: DedustV2PayNative): (b: Builder) => void {
-  return (b) => b.storeUint(OP.v2_pay_native, 32).storeUint(src.queryId, 64).storeCoins(src.amount).storeRef(src.paymentPayload).storeRef(src.payoutConfig);
-}
-
-/** pay_jetton#cbc33949 payment_payload:^Cell payout_config:^Cell — a jetton transfer's forward payload to a v2 pool. */
-export interface DedustV2PayJetton {
-  paymentPayload: Cell;
-  payoutConfig: Cell;
-}
-
-export function loadDedustV2PayJetton(s: Slice): DedustV2PayJetton {
-  loadOpcode(s, OP.v2_pay_jetton, "dedust_v2_pay_jetton");
-  return { paymentPayload: s.loadRef(), payoutConfig: s.loadRef() };
-}
-
-export function storeDedustV2PayJetton(src: DedustV2PayJetton): (b: Builder) => void {
-  return (b) => b.storeUint(OP.v2_pay_jetton, 32).storeRef(src.paymentPayload).storeRef(src.payoutConfig);
-}
-
-/** payout#3216ca09 query_id:uint64 amount:Coins exit_code:int32 payload:(Maybe ^Cell) — a v2 pool's TON payout or refund. */
-export interface DedustV2Payout {
-  queryId: bigint;
-  amount: bigint;
-  exitCode: number;
-  payload: Cell | null;
-}
-
-export function loadDedustV2Payout(s: Slice): DedustV2Payout {
-  loadOpcode(s, OP.v2_payout, "dedust_v2_payout");
-  return { queryId: s.loadUintBig(64), amount: s.loadCoins(), exitCode: s.loadInt(32), payload: s.loadMaybeRef() };
-}
-
-export function storeDedustV2Payout(src: DedustV2Payout): (b: Builder) => void {
-  return (b) => b.storeUint(OP.v2_payout, 32).storeUint(src.queryId, 64).storeCoins(src.amount).storeInt(src.exitCode, 32).storeMaybeRef(src.payload);
 }
 
 /**

@@ -1,7 +1,8 @@
 // STON.fi v2 liquidity bodies (message-schemes.tlb's stonfi section): the router's provide_lp to a
 // pool, and the opcodes of the rest of a deposit (add_liquidity to the LP account, its
-// cb_add_liquidity back to the pool) and of a withdrawal (the LP burn's notification, the pool's
-// pay_to, a refunded provision's withdrawal) — read as toncenter reads them, by opcode.
+// cb_add_liquidity back to the pool) and of a withdrawal (the LP burn's notification, a refunded
+// provision's withdrawal) — read as toncenter reads them, by opcode. The pool's payouts are
+// swaps.ts' stonfi_pay_to_v2.
 import type { Address, Builder, Cell, Slice } from "@ton/core";
 import { loadOpcode } from "../tlb.js";
 
@@ -9,7 +10,6 @@ export const STONFI_V2_LIQUIDITY_OPCODES = {
   provide_lp: 0x37c096df,
   add_liquidity: 0x50c6a654,
   cb_add_liquidity: 0x06ecd527,
-  pay_to: 0x657b54f5,
   burn_notification_ext: 0x297437cf,
   /** the LP account's refund of a provision, to the pool */
   cb_refund_me: 0x0f98e2b8,

@@ -1,10 +1,10 @@
 // TONCO (concentrated liquidity v3) position bodies: funding an account (jetton notification
 // payload and the router's message), the account's add_liquidity, the pool's mint_and_refund and
-// position NFT init, burning a position (start_burn → position NFT burn → pool burn), the router's
-// pay_to payouts, and pool deployment (router create_pool → pool init). Field names follow
-// message-schemes.tlb's tonco section (toncenter's), @ton/core style.
+// position NFT init, burning a position (start_burn → position NFT burn → pool burn; the router's
+// pay_to payouts are pay-to.ts), and pool deployment (router create_pool → pool init). Field names
+// follow message-schemes.tlb's tonco section (toncenter's), @ton/core style.
 import { beginCell, type Address, type BitString, type Builder, type Cell, type Slice } from "@ton/core";
-import { loadOpcode, loadOptionalEitherCell, storeOptionalEitherCell, type EitherCell } from "../tlb.js";
+import { loadOpcode } from "../tlb.js";
 
 export const TONCO_LIQUIDITY_OPCODES = {
   pool_fund_account: 0x4468de77,
@@ -14,11 +14,8 @@ export const TONCO_LIQUIDITY_OPCODES = {
   pool_start_burn: 0x530b5f2c,
   position_nft_burn: 0x46ca335a,
   pool_burn: 0xd73ac09d,
-  router_pay_to: 0xa1daa96d,
   router_create_pool: 0x2e3034ef,
   pool_init: 0x441c39ed,
-  /** pTON v2's ton_transfer: how TONCO's wrapped TON moves */
-  pton_ton_transfer: 0x01f3835d,
 } as const;
 
 const OP = TONCO_LIQUIDITY_OPCODES;
@@ -288,75 +285,6 @@ export function storeToncoPoolBurn(src: ToncoPoolBurn): (b: Builder) => void {
       .storeUint(src.liquidityToBurn, 128)
       .storeRef(src.oldFeeCell)
       .storeRef(src.newFeeCell);
-}
-
-/** coinsinfo_cell: amount0:(VarUInteger 16) jetton0_address:MsgAddress amount1:(VarUInteger 16) jetton1_address:MsgAddress. */
-export interface ToncoPayToCoins {
-  amount0: bigint;
-  jetton0Address: Address | null;
-  amount1: bigint;
-  jetton1Address: Address | null;
-}
-
-/**
- * ROUTERV3_PAY_TO#a1daa96d query_id:uint64 reciever0:MsgAddress reciever1:MsgAddress exit_code:uint32
- * seqno:uint64 coinsinfo_cell:(Maybe ^ToncoPayToCoins) then indexer info cells (a swap's for exit code 200, a
- * burn's for 201, (Maybe ^Cell) each) — the pool tells the router whom to pay.
- */
-export interface ToncoRouterPayTo {
-  queryId: bigint;
-  receiver0: Address | null;
-  receiver1: Address | null;
-  exitCode: number;
-  seqno: bigint;
-  /** the coinsinfo cell as sent (pools may hang more under it); read it with readToncoPayToCoins */
-  coinsinfo: Cell | null;
-  /** the indexer info cells (Maybe ^Cell each) after coinsinfo: the scheme names one for exit code 200 (a swap) or 201 (a burn), pools send up to two */
-  indexerInfo: (Cell | null)[];
-}
-
-/** The amounts and router jetton wallets of a pay_to's coinsinfo cell. */
-export function readToncoPayToCoins(c: Cell): ToncoPayToCoins {
-  const cs = c.beginParse();
-  return { amount0: cs.loadCoins(), jetton0Address: cs.loadMaybeAddress(), amount1: cs.loadCoins(), jetton1Address: cs.loadMaybeAddress() };
-}
-
-export function loadToncoRouterPayTo(s: Slice): ToncoRouterPayTo {
-  loadOpcode(s, OP.router_pay_to, "tonco_router_pay_to");
-  const queryId = s.loadUintBig(64);
-  const receiver0 = s.loadMaybeAddress();
-  const receiver1 = s.loadMaybeAddress();
-  const exitCode = s.loadUint(32);
-  const seqno = s.loadUintBig(64);
-  const coinsinfo = s.loadMaybeRef();
-  const indexerInfo: (Cell | null)[] = [];
-  while (s.remainingBits > 0) indexerInfo.push(s.loadMaybeRef());
-  return { queryId, receiver0, receiver1, exitCode, seqno, coinsinfo, indexerInfo };
-}
-
-export function storeToncoRouterPayTo(src: ToncoRouterPayTo): (b: Builder) => void {
-  return (b) => {
-    b.storeUint(OP.router_pay_to, 32).storeUint(src.queryId, 64).storeAddress(src.receiver0).storeAddress(src.receiver1).storeUint(src.exitCode, 32).storeUint(src.seqno, 64);
-    b.storeMaybeRef(src.coinsinfo);
-    for (const info of src.indexerInfo) b.storeMaybeRef(info);
-  };
-}
-
-/** ton_transfer#01f3835d query_id:uint64 ton_amount:Coins refund_address:MsgAddress forward_payload:(Either Cell ^Cell) — pTON v2 moving TON. */
-export interface PtonTonTransfer {
-  queryId: bigint;
-  tonAmount: bigint;
-  refundAddress: Address | null;
-  forwardPayload: EitherCell | null;
-}
-
-export function loadPtonTonTransfer(s: Slice): PtonTonTransfer {
-  loadOpcode(s, OP.pton_ton_transfer, "pton_ton_transfer");
-  return { queryId: s.loadUintBig(64), tonAmount: s.loadCoins(), refundAddress: s.loadMaybeAddress(), forwardPayload: loadOptionalEitherCell(s) };
-}
-
-export function storePtonTonTransfer(src: PtonTonTransfer): (b: Builder) => void {
-  return (b) => b.storeUint(OP.pton_ton_transfer, 32).storeUint(src.queryId, 64).storeCoins(src.tonAmount).storeAddress(src.refundAddress).store(storeOptionalEitherCell(src.forwardPayload));
 }
 
 /**

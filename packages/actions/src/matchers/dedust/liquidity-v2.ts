@@ -7,6 +7,7 @@
 // postProcessDedustV2Liquidity folds into it by deposit contract.
 import {
   DEDUST_LIQUIDITY_OPCODES as OP,
+  DEDUST_V2_PAYMENT_OPCODES as PAYMENT,
   loadDedustV2CreditAsset,
   loadDedustV2DepositEvent,
   loadDedustV2DepositPayload,
@@ -149,7 +150,7 @@ export class DedustV2DepositLiquidityPartialBlock extends Block {
 function carrierMatcher(): OrMatcher {
   return new OrMatcher([
     labeled("carrier", new BlockTypeMatcher("jetton_transfer")),
-    labeled("carrier", new ContractMatcher(OP.v2_pay_native, { includeExcess: false })),
+    labeled("carrier", new ContractMatcher(PAYMENT.dedust_v2_pay_native, { includeExcess: false })),
   ]);
 }
 
@@ -210,7 +211,7 @@ function refundsTo(initiator: string, others: Block[]): { asset: DexAsset | null
 const refundMatchers = () => [
   labeled("refund_jetton", new BlockTypeMatcher("jetton_transfer", { optional: true })),
   labeled("refund_jetton", new BlockTypeMatcher("jetton_transfer", { optional: true })),
-  labeled("refund_ton", new ContractMatcher(OP.v2_payout, { optional: true, includeExcess: false })),
+  labeled("refund_ton", new ContractMatcher(PAYMENT.dedust_v2_payout, { optional: true, includeExcess: false })),
 ];
 
 export class DedustV2DepositBlockMatcher extends BlockMatcher {

@@ -9,6 +9,7 @@
 // asks both vaults to pay out.
 import {
   DEDUST_LIQUIDITY_OPCODES as OP,
+  DEDUST_PAYOUT_OPCODES as PAYOUT,
   JETTON_OPCODES,
   loadDedustDepositLiquidityAll,
   loadDedustDepositLiquidityJettonPayload,
@@ -116,7 +117,7 @@ function excessMatchers(): BlockMatcher[] {
     jettonExcess.optional = true;
     return new ContractMatcher(OP.pay_out_from_deposit, {
       optional: true,
-      children: [labeled("jetton_excess", jettonExcess, true), labeled("ton_excess", new ContractMatcher(OP.payout, { optional: true }))],
+      children: [labeled("jetton_excess", jettonExcess, true), labeled("ton_excess", new ContractMatcher(PAYOUT.dedust_payout, { optional: true }))],
     });
   };
   return [new BlockTypeMatcher("ton_transfer", { optional: true }), vaultReturn(), vaultReturn()];
@@ -351,8 +352,8 @@ export function postProcessDedustLiquidity(blocks: Block[]): Block[] {
 export class DedustWithdrawBlockMatcher extends BlockMatcher {
   constructor() {
     const payout = (label: string) =>
-      new ContractMatcher(OP.pay_out_from_pool, {
-        child: new OrMatcher([labeled(label, new ContractMatcher(OP.payout)), labeled(label, new BlockTypeMatcher("jetton_transfer"))]),
+      new ContractMatcher(PAYOUT.dedust_pay_out_from_pool, {
+        child: new OrMatcher([labeled(label, new ContractMatcher(PAYOUT.dedust_payout)), labeled(label, new BlockTypeMatcher("jetton_transfer"))]),
       });
     super({ child: new ContractMatcher(JETTON_OPCODES.jetton_burn_notification, { children: [payout("payout_1"), payout("payout_2")] }) });
   }
@@ -374,7 +375,7 @@ export class DedustWithdrawBlockMatcher extends BlockMatcher {
       const request = payout?.previous;
       if (payout === null || !(request instanceof CallContractBlock)) return [];
       const amount = loadDedustPayOutFromPool(request.body()).amount;
-      if (payout instanceof CallContractBlock && payout.opcode === OP.payout) {
+      if (payout instanceof CallContractBlock && payout.opcode === PAYOUT.dedust_payout) {
         legs.push({ amount, asset: TON, userWallet: null, dexWallet: payout.source, dexJettonWallet: null });
       } else if (payout instanceof JettonTransferBlock) {
         const d = payout.data;

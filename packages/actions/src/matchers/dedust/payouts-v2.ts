@@ -1,7 +1,7 @@
 // What DeDust v2 pools pay out (toncenter's dedust_v2/common.py): a leg is either a jetton transfer
 // from the pool's jetton wallet or a payout#3216ca09 carrying TON. Withdrawals, claims and
 // deposit refunds all end in such legs.
-import { DEDUST_LIQUIDITY_OPCODES, loadDedustV2Payout } from "@tongate/contracts";
+import { DEDUST_V2_PAYMENT_OPCODES, loadDedustV2Payout } from "@tongate/contracts";
 import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
@@ -20,7 +20,7 @@ export function payoutLegMatcher(): OrMatcher {
   return new OrMatcher(
     [
       labeled("payout", new BlockTypeMatcher("jetton_transfer")),
-      labeled("payout", new ContractMatcher(DEDUST_LIQUIDITY_OPCODES.v2_payout, { includeExcess: false })),
+      labeled("payout", new ContractMatcher(DEDUST_V2_PAYMENT_OPCODES.dedust_v2_payout, { includeExcess: false })),
     ],
     true,
   );
@@ -41,7 +41,7 @@ export function parsePayoutLeg(payout: Block): PayoutLeg | null {
     const d = payout.data;
     return { amount: d.amount, asset: d.asset, userWallet: d.receiverWallet, dexWallet: d.sender, dexJettonWallet: d.senderWallet };
   }
-  if (payout instanceof CallContractBlock && payout.opcode === DEDUST_LIQUIDITY_OPCODES.v2_payout) {
+  if (payout instanceof CallContractBlock && payout.opcode === DEDUST_V2_PAYMENT_OPCODES.dedust_v2_payout) {
     let amount: bigint;
     try {
       amount = loadDedustV2Payout(payout.body()).amount;

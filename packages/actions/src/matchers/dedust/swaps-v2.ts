@@ -6,6 +6,7 @@
 import {
   COMMON_OPCODES,
   DEDUST_V2_OPCODES,
+  DEDUST_V2_PAYMENT_OPCODES,
   dedustV2FinalMinOut,
   dedustV2PaymentOpcode,
   loadDedustV2PayJetton,
@@ -24,7 +25,7 @@ import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
 
-const OP = DEDUST_V2_OPCODES;
+const OP = { ...DEDUST_V2_OPCODES, ...DEDUST_V2_PAYMENT_OPCODES };
 
 const byLt = (a: Block, b: Block) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0);
 

@@ -6,6 +6,7 @@
 // event failed. The asset the user wanted is the other asset of the route's last pool.
 import {
   DEDUST_OPCODES,
+  DEDUST_PAYOUT_OPCODES,
   dedustRoutePools,
   loadDedustPayOutFromPool,
   loadDedustSwap,
@@ -23,7 +24,7 @@ import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap } from "../swaps/jetton-swap.js";
 
-const OP = DEDUST_OPCODES;
+const OP = { ...DEDUST_OPCODES, ...DEDUST_PAYOUT_OPCODES };
 
 const byLt = (a: Block, b: Block) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0);
 

@@ -5,7 +5,15 @@
 // Each asset is one action; when both sides hang below one message, the second absorbs the first.
 // A withdrawal: the LP burn's notification (or a refunded provision) makes the pool send pay_to to
 // the router for each asset, and the router transfers them out.
-import { JETTON_OPCODES, loadJettonInternalTransfer, loadPtonTonTransfer, loadStonfiProvideLpV2, STONFI_V2_LIQUIDITY_OPCODES as OP, TONCO_LIQUIDITY_OPCODES } from "@tongate/contracts";
+import {
+  JETTON_OPCODES,
+  loadJettonInternalTransfer,
+  loadPtonTonTransfer,
+  loadStonfiProvideLpV2,
+  PTON_OPCODES,
+  STONFI_OPCODES,
+  STONFI_V2_LIQUIDITY_OPCODES as OP,
+} from "@tongate/contracts";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block, EmptyBlock } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
@@ -16,7 +24,8 @@ import { JettonTransferBlock } from "../jettons/transfer.js";
 import { TON, type DexAsset } from "../liquidity/assets.js";
 import { DexDepositLiquidityBlock, DexWithdrawLiquidityBlock, type WithdrawLeg } from "../liquidity/blocks.js";
 
-const PTON_TON_TRANSFER = TONCO_LIQUIDITY_OPCODES.pton_ton_transfer;
+const PTON_TON_TRANSFER = PTON_OPCODES.pton_ton_transfer;
+const PAY_TO = STONFI_OPCODES.stonfi_pay_to_v2;
 
 function labelsOf(others: readonly Block[]): Map<string, Block> {
   const out = new Map<string, Block>();
@@ -100,7 +109,7 @@ export class StonfiV2WithdrawLiquidityMatcher extends BlockMatcher {
   }
 
   override testSelf(block: Block): boolean {
-    return block instanceof CallContractBlock && block.opcode === OP.pay_to;
+    return block instanceof CallContractBlock && block.opcode === PAY_TO;
   }
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
@@ -111,7 +120,7 @@ export class StonfiV2WithdrawLiquidityMatcher extends BlockMatcher {
     const extra: Block[] = [];
     for (const b of block.previous?.next ?? []) {
       if (b === block || others.includes(b)) continue;
-      if (b instanceof CallContractBlock && b.opcode === OP.pay_to) {
+      if (b instanceof CallContractBlock && b.opcode === PAY_TO) {
         const transfers = b.next.filter((x) => x instanceof JettonTransferBlock);
         if (transfers.length > 0) {
           payouts.push(b);

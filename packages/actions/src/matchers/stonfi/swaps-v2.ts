@@ -11,6 +11,7 @@ import {
   loadStonfiPayToV2,
   loadStonfiSwapV2,
   loadStonfiSwapV2ForwardPayload,
+  PTON_OPCODES,
   STONFI_OPCODES,
   stonfiV2RouteWallets,
   type StonfiPayToV2,
@@ -26,7 +27,7 @@ import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
 
-const OP = STONFI_OPCODES;
+const OP = { ...STONFI_OPCODES, ...PTON_OPCODES };
 
 /** pTON's ton_transfer into a router whose forward payload asks for a swap: a route's next hop through pTON. */
 function isPtonHopIntoSwap(block: Block): boolean {

@@ -15,8 +15,10 @@ import {
   loadToncoPositionNftBurn,
   loadToncoPositionNftInit,
   loadToncoRouterPayTo,
-  readToncoPayToCoins,
+  PTON_OPCODES,
   TONCO_LIQUIDITY_OPCODES as OP,
+  TONCO_PAY_TO_OPCODES,
+  toncoPayToCoins,
 } from "@tongate/contracts";
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
@@ -28,6 +30,8 @@ import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } f
 import { JettonTransferBlock, PTON_MASTERS } from "../jettons/transfer.js";
 import { assetColumn, TON, type DexAsset } from "../liquidity/assets.js";
 
+const PTON_TON_TRANSFER = PTON_OPCODES.pton_ton_transfer;
+const ROUTER_PAY_TO = TONCO_PAY_TO_OPCODES.tonco_router_pay_to;
 const EXCESS_OPCODE = 0xd53276db;
 
 /** The router's jetton wallet of TONCO's wrapped TON (toncenter's TONCO_ROUTER_WTTON_WALLET_ADDR): its payouts are TON. */
@@ -42,12 +46,12 @@ function walletAsset(ctx: MatchContext, wallet: string | null): DexAsset | null 
 
 /** A payout or refund leaving the router: a jetton transfer, followed by pTON's ton_transfer when it is TON. */
 function routerOutput(): BlockTypeMatcher {
-  return new BlockTypeMatcher("jetton_transfer", { optional: true, child: new ContractMatcher(OP.pton_ton_transfer, { optional: true }) });
+  return new BlockTypeMatcher("jetton_transfer", { optional: true, child: new ContractMatcher(PTON_TON_TRANSFER, { optional: true }) });
 }
 
 /** A router output's amount and asset: pTON's ton_transfer says how much TON it was. */
 function outputAmount(t: JettonTransferBlock): { amount: bigint; asset: DexAsset | null; pton: CallContractBlock | null } {
-  const pton = findCallContract(t.next, OP.pton_ton_transfer);
+  const pton = findCallContract(t.next, PTON_TON_TRANSFER);
   if (pton !== null) return { amount: loadPtonTonTransfer(pton.body()).tonAmount, asset: TON, pton };
   return { amount: t.data.amount, asset: t.data.asset, pton: null };
 }
@@ -113,11 +117,11 @@ export class ToncoDepositLiquidityBlock extends Block {
 
 export class ToncoDepositLiquidityMatcher extends BlockMatcher {
   constructor() {
-    const tonInput = labeled("ton_input", new ContractMatcher(JETTON_OPCODES.jetton_notify, { parent: labeled("ton_input_addition", new ContractMatcher(OP.pton_ton_transfer)) }));
+    const tonInput = labeled("ton_input", new ContractMatcher(JETTON_OPCODES.jetton_notify, { parent: labeled("ton_input_addition", new ContractMatcher(PTON_TON_TRANSFER)) }));
     const jettonInput = labeled("jetton_input", new BlockTypeMatcher("jetton_transfer"));
     const refunds = labeled(
       "refund_router_call",
-      new ContractMatcher(OP.router_pay_to, { optional: true, children: [labeled("excess_transfer_0", routerOutput()), labeled("excess_transfer_1", routerOutput())] }),
+      new ContractMatcher(ROUTER_PAY_TO, { optional: true, children: [labeled("excess_transfer_0", routerOutput()), labeled("excess_transfer_1", routerOutput())] }),
     );
     const mintAndRefund = new ContractMatcher(OP.pool_mint_and_refund, {
       optional: true,
@@ -249,7 +253,7 @@ export class ToncoWithdrawLiquidityBlock extends Block {
 
 export class ToncoWithdrawLiquidityMatcher extends BlockMatcher {
   constructor() {
-    const payouts = new ContractMatcher(OP.router_pay_to, { children: [labeled("payout_1", routerOutput()), labeled("payout_2", routerOutput())] });
+    const payouts = new ContractMatcher(ROUTER_PAY_TO, { children: [labeled("payout_1", routerOutput()), labeled("payout_2", routerOutput())] });
     const poolBurn = new ContractMatcher(OP.pool_burn, { child: payouts });
     super({ child: new ContractMatcher(OP.position_nft_burn, { child: poolBurn }) });
   }
@@ -273,11 +277,11 @@ export class ToncoWithdrawLiquidityMatcher extends BlockMatcher {
     } catch {
       // the start_burn's index stands
     }
-    const payToCall = findCallContract(poolBurnCall.next, OP.router_pay_to);
+    const payToCall = findCallContract(poolBurnCall.next, ROUTER_PAY_TO);
     if (payToCall === null) return [];
     const payTo = loadToncoRouterPayTo(payToCall.body());
-    if (payTo.coinsinfo === null) return [];
-    const coins = readToncoPayToCoins(payTo.coinsinfo);
+    const coins = toncoPayToCoins(payTo);
+    if (coins === null) return [];
     const jetton0 = rawAddress(coins.jetton0Address);
     const jetton1 = rawAddress(coins.jetton1Address);
     if (jetton0 === null || jetton1 === null) return [];

@@ -10,8 +10,9 @@ import {
   loadToncoPoolSwap,
   loadToncoRouterPayTo,
   loadToncoSwapRequest,
-  STONFI_OPCODES,
+  PTON_OPCODES,
   TONCO_OPCODES,
+  TONCO_PAY_TO_OPCODES,
   toncoPayToCoins,
   toncoRouteTargets,
   type ToncoRouterPayTo,
@@ -27,8 +28,8 @@ import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
 
-const OP = TONCO_OPCODES;
-const PTON_TRANSFER = STONFI_OPCODES.pton_ton_transfer;
+const OP = { ...TONCO_OPCODES, ...TONCO_PAY_TO_OPCODES };
+const PTON_TRANSFER = PTON_OPCODES.pton_ton_transfer;
 
 function buildMatcherTree(): { payout: BlockMatcher; inTransfer: BlockMatcher } {
   const peerSwap = labeled("peer_swap", new ContractMatcher(OP.tonco_pool_swap));
