@@ -8,10 +8,10 @@ import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
+import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, ContractMatcher, labeled } from "../../engine/matcher.js";
 import { assetColumn, type DexAsset } from "../liquidity/assets.js";
-import { excessMatcher, parsePayoutLeg, payoutLegMatcher, sortedByLt, type PayoutLeg } from "./payouts-v2.js";
+import { excessMatcher, parsePayoutLeg, payoutLegMatcher, type PayoutLeg } from "./payouts-v2.js";
 
 type LegWallets = Omit<PayoutLeg, "amount">;
 
@@ -117,7 +117,7 @@ export class DedustV2ClaimFeesBlockMatcher extends BlockMatcher {
     // a leg belongs to the side whose fee it pays exactly
     let x: LegWallets | null = null;
     let y: LegWallets | null = null;
-    for (const payout of sortedByLt(getMultipleLabeled("payout", others, Block))) {
+    for (const payout of getMultipleLabeled("payout", others, Block).sort(byMinLt)) {
       const leg = parsePayoutLeg(payout);
       if (leg === null) return [];
       const { amount, ...wallets } = leg;

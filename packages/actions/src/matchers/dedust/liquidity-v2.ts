@@ -24,12 +24,12 @@ import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
+import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { assetColumn, TON, type DexAsset } from "../liquidity/assets.js";
 import { DexWithdrawLiquidityBlock, mergeInto } from "../liquidity/blocks.js";
-import { excessMatcher, parsePayoutLeg, payoutLegMatcher, sortedByLt, type PayoutLeg } from "./payouts-v2.js";
+import { excessMatcher, parsePayoutLeg, payoutLegMatcher, type PayoutLeg } from "./payouts-v2.js";
 
 export class DedustV2WithdrawBlockMatcher extends BlockMatcher {
   constructor() {
@@ -53,7 +53,7 @@ export class DedustV2WithdrawBlockMatcher extends BlockMatcher {
     const event = getLabeled("event", others, CallContractBlock);
     const success = event !== null;
     const legs: (PayoutLeg | null)[] = [];
-    for (const payout of sortedByLt(getMultipleLabeled("payout", others, Block)).slice(0, 2)) {
+    for (const payout of getMultipleLabeled("payout", others, Block).sort(byMinLt).slice(0, 2)) {
       const leg = parsePayoutLeg(payout);
       if (leg === null) return [];
       legs.push(leg);
@@ -195,7 +195,7 @@ function withLeg(data: DedustV2DepositData, leg: DepositLeg): DedustV2DepositDat
 /** The refunds of unused input; every one must go to the initiator (null when one does not). */
 function refundsTo(initiator: string, others: Block[]): { asset: DexAsset | null; amount: bigint }[] | null {
   const out: { asset: DexAsset | null; amount: bigint }[] = [];
-  for (const rj of sortedByLt(getMultipleLabeled("refund_jetton", others, Block))) {
+  for (const rj of getMultipleLabeled("refund_jetton", others, Block).sort(byMinLt)) {
     if (!(rj instanceof JettonTransferBlock) || rj.data.receiver !== initiator) return null;
     out.push({ asset: rj.data.asset, amount: rj.data.amount });
   }

@@ -1,18 +1,16 @@
 // What DeDust v2 pools pay out (toncenter's dedust_v2/common.py): a leg is either a jetton transfer
 // from the pool's jetton wallet or a payout#3216ca09 carrying TON. Withdrawals, claims and
 // deposit refunds all end in such legs.
-import { DEDUST_V2_PAYMENT_OPCODES, loadDedustV2Payout } from "@tongate/contracts";
+import { COMMON_OPCODES, DEDUST_V2_PAYMENT_OPCODES, loadDedustV2Payout } from "@tongate/contracts";
 import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { TON, type DexAsset } from "../liquidity/assets.js";
 
-const EXCESS_OPCODE = 0xd53276db;
-
 /** An optional excess (toncenter's excess_matcher). */
 export function excessMatcher(): ContractMatcher {
-  return new ContractMatcher(EXCESS_OPCODE, { optional: true, includeExcess: false });
+  return new ContractMatcher(COMMON_OPCODES.excess, { optional: true, includeExcess: false });
 }
 
 /** An optional payout leg, labelled `payout`. */
@@ -51,9 +49,4 @@ export function parsePayoutLeg(payout: Block): PayoutLeg | null {
     return { amount, asset: TON, userWallet: null, dexWallet: payout.source, dexJettonWallet: null };
   }
   return null;
-}
-
-/** Blocks labelled `label`, earliest first (toncenter's get_labeled_sorted). */
-export function sortedByLt<T extends Block>(blocks: T[]): T[] {
-  return [...blocks].sort((a, b) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0));
 }

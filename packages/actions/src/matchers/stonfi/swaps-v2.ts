@@ -21,7 +21,7 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
+import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
@@ -65,8 +65,6 @@ function largerOut(p: StonfiPayToV2): { amount: bigint; wallet: string | null } 
   return b.amount > a.amount ? b : a;
 }
 
-const byLt = (a: Block, b: Block) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0);
-
 /** The asset a v2 swap request (a notification's or transfer's forward payload) asks for, from the router wallet it names. */
 function requestedAsset(ctx: MatchContext, payload: Cell | null): string | null | undefined {
   if (payload === null || opcodeOf(payload) !== OP.stonfi_swap_v2) return undefined;
@@ -89,10 +87,10 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     if (!(block instanceof CallContractBlock)) return [];
-    const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byLt);
-    const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byLt);
+    const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byMinLt);
+    const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byMinLt);
     if (swaps.length !== payouts.length) throw new Error("stonfi v2: a swap without its pay_to");
-    const outTransfers = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byLt);
+    const outTransfers = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byMinLt);
     const inTransfer = getLabeled("in_transfer", others, JettonTransferBlock) ?? getLabeled("in_transfer", others, CallContractBlock);
     if (inTransfer === null) throw new Error("stonfi v2: no transfer in");
     const outTransfer = outTransfers[outTransfers.length - 1];

@@ -1,6 +1,6 @@
 // A TONCO pool's deployment (toncenter's ToncoDeployPoolBlockMatcher): the router's create_pool,
 // then the pool's init from the router, and perhaps an excess.
-import { loadToncoPoolInit, loadToncoRouterCreatePool, TONCO_LIQUIDITY_OPCODES as OP } from "@tongate/contracts";
+import { COMMON_OPCODES, loadToncoPoolInit, loadToncoRouterCreatePool, TONCO_LIQUIDITY_OPCODES as OP } from "@tongate/contracts";
 import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
@@ -9,7 +9,6 @@ import type { MatchContext } from "../../engine/context.js";
 import { getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, ContractMatcher, labeled } from "../../engine/matcher.js";
 
-const EXCESS_OPCODE = 0xd53276db;
 
 export interface ToncoDeployPoolData {
   deployer: string | null;
@@ -56,7 +55,7 @@ export class ToncoDeployPoolBlock extends Block {
 
 export class ToncoDeployPoolBlockMatcher extends BlockMatcher {
   constructor() {
-    const excesses = labeled("excesses", new ContractMatcher(EXCESS_OPCODE, { optional: true }));
+    const excesses = labeled("excesses", new ContractMatcher(COMMON_OPCODES.excess, { optional: true }));
     super({ child: labeled("init_pool", new ContractMatcher(OP.pool_init, { child: excesses })) });
   }
 

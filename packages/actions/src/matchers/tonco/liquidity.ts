@@ -5,6 +5,7 @@
 // position NFT and has the router refund the unused amounts. A withdrawal: start_burn to the pool,
 // position NFT burn, pool burn, and the router's pay_to with the two payouts.
 import {
+  COMMON_OPCODES,
   JETTON_OPCODES,
   loadJettonNotify,
   loadPtonTonTransfer,
@@ -27,22 +28,14 @@ import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { findCallContract, getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
-import { JettonTransferBlock, PTON_MASTERS } from "../jettons/transfer.js";
-import { assetColumn, TON, type DexAsset } from "../liquidity/assets.js";
+import { JettonTransferBlock } from "../jettons/transfer.js";
+import { assetColumn, TON, walletDexAsset, type DexAsset } from "../liquidity/assets.js";
 
 const PTON_TON_TRANSFER = PTON_OPCODES.pton_ton_transfer;
 const ROUTER_PAY_TO = TONCO_PAY_TO_OPCODES.tonco_router_pay_to;
-const EXCESS_OPCODE = 0xd53276db;
 
 /** The router's jetton wallet of TONCO's wrapped TON (toncenter's TONCO_ROUTER_WTTON_WALLET_ADDR): its payouts are TON. */
 const ROUTER_WTTON_WALLET = "0:871DA9215B14902166F0EA2A16DB56278D528108377F8158C5F4CCFDFDD22E17";
-
-/** The asset a jetton wallet holds, TON for pTON wallets; null when the wallet is unknown. */
-function walletAsset(ctx: MatchContext, wallet: string | null): DexAsset | null {
-  const w = ctx.jettonWallet(wallet);
-  if (w === null) return null;
-  return PTON_MASTERS.has(w.jetton) ? TON : w.jetton;
-}
 
 /** A payout or refund leaving the router: a jetton transfer, followed by pTON's ton_transfer when it is TON. */
 function routerOutput(): BlockTypeMatcher {
@@ -125,7 +118,7 @@ export class ToncoDepositLiquidityMatcher extends BlockMatcher {
     );
     const mintAndRefund = new ContractMatcher(OP.pool_mint_and_refund, {
       optional: true,
-      children: [refunds, labeled("nft_mint", new BlockTypeMatcher("nft_mint")), new ContractMatcher(EXCESS_OPCODE, { optional: true })],
+      children: [refunds, labeled("nft_mint", new BlockTypeMatcher("nft_mint")), new ContractMatcher(COMMON_OPCODES.excess, { optional: true })],
     });
     super({ parent: new ContractMatcher(OP.pool_fund_account, { parent: new OrMatcher([tonInput, jettonInput]) }), child: mintAndRefund });
   }
@@ -163,8 +156,8 @@ export class ToncoDepositLiquidityMatcher extends BlockMatcher {
     if (otherWallet === null) return [];
     const senderWallet = input instanceof JettonTransferBlock ? input.data.senderWallet : null;
     // an unknown router wallet is taken for TON (pTON's); an unknown other wallet leaves that asset unknown
-    const firstAsset = walletAsset(ctx, notifyBlock.source) ?? TON;
-    const secondAsset = walletAsset(ctx, otherWallet);
+    const firstAsset = walletDexAsset(ctx, notifyBlock.source) ?? TON;
+    const secondAsset = walletDexAsset(ctx, otherWallet);
     const excesses: { asset: DexAsset | null; amount: bigint }[] = [];
     for (const label of ["excess_transfer_0", "excess_transfer_1"]) {
       const t = getLabeled(label, others, JettonTransferBlock);
@@ -301,7 +294,7 @@ export class ToncoWithdrawLiquidityMatcher extends BlockMatcher {
       } else {
         // no transfer out (nothing to pay on that side): what the router was told
         const r = router[i];
-        payouts.push({ amount: r.amount, asset: r.wallet === null ? null : walletAsset(ctx, r.wallet), dexWallet: payToCall.source, dexJettonWallet: r.wallet, wallet: r.receiver });
+        payouts.push({ amount: r.amount, asset: r.wallet === null ? null : walletDexAsset(ctx, r.wallet), dexWallet: payToCall.source, dexJettonWallet: r.wallet, wallet: r.receiver });
       }
     }
     // in the pool's order of assets

@@ -22,7 +22,7 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { findCallContract, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
+import { byMinLt, findCallContract, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
@@ -57,8 +57,6 @@ function buildMatcherTree(): { payout: BlockMatcher; inTransfer: BlockMatcher } 
   return { payout, inTransfer };
 }
 
-const byLt = (a: Block, b: Block) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0);
-
 /** What a pay_to pays: its larger amount and the router wallet it leaves from, null without coins info. */
 function largerOut(p: ToncoRouterPayTo): { amount: bigint; wallet: string | null } | null {
   const c = toncoPayToCoins(p);
@@ -82,8 +80,8 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     if (!(block instanceof CallContractBlock)) return [];
-    const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byLt);
-    const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byLt);
+    const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byMinLt);
+    const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byMinLt);
     const inTransfer = getLabeled("in_transfer", others, JettonTransferBlock) ?? getLabeled("in_transfer", others, CallContractBlock);
     if (inTransfer === null || swaps.length !== payouts.length) return [];
 
@@ -121,7 +119,7 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
       incoming = { asset: null, amount: amount ?? 0n, source: m.source, sourceJettonWallet: null, destination: block.source, destinationJettonWallet: m.destination };
     }
 
-    const outTransfer = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byLt).pop();
+    const outTransfer = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byMinLt).pop();
     if (outTransfer === undefined) return [];
     const extra: Block[] = [];
     const ptonOut = findCallContract(outTransfer.next, PTON_TRANSFER);
