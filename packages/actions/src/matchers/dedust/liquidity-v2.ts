@@ -28,7 +28,7 @@ import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { assetColumn, TON, type DexAsset } from "../liquidity/assets.js";
-import { DexWithdrawLiquidityBlock, mergeInto } from "../liquidity/blocks.js";
+import { DexWithdrawLiquidityBlock, fillDexDepositLiquidity, mergeInto } from "../liquidity/blocks.js";
 import { excessMatcher, parsePayoutLeg, payoutLegMatcher, type PayoutLeg } from "./payouts-v2.js";
 
 export class DedustV2WithdrawBlockMatcher extends BlockMatcher {
@@ -130,18 +130,7 @@ export class DedustV2DepositLiquidityPartialBlock extends Block {
   override fill(row: ActionRow): void {
     const d = this.data;
     row.type = "dex_deposit_liquidity";
-    row.source = d.sender;
-    row.destination = d.pool;
-    row.dex_deposit_liquidity_data = {
-      dex: "dedust_v2",
-      amount1: d.amount1,
-      amount2: d.amount2,
-      asset1: assetColumn(d.asset1),
-      asset2: assetColumn(d.asset2),
-      user_jetton_wallet_1: d.senderWallet1,
-      user_jetton_wallet_2: d.senderWallet2,
-      lp_tokens_minted: d.lpTokensMinted,
-    };
+    fillDexDepositLiquidity(row, { ...d, dex: "dedust_v2" });
     if (d.depositContract !== null) row.destination_secondary = d.depositContract;
   }
 }

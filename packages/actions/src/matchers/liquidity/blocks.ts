@@ -79,20 +79,24 @@ export class DexDepositLiquidityBlock extends Block {
   }
 
   override fill(row: ActionRow): void {
-    const d = this.data;
-    row.source = d.sender;
-    row.destination = d.pool;
-    row.dex_deposit_liquidity_data = {
-      dex: d.dex,
-      amount1: d.amount1,
-      amount2: d.amount2,
-      asset1: assetColumn(d.asset1),
-      asset2: assetColumn(d.asset2),
-      user_jetton_wallet_1: d.senderWallet1,
-      user_jetton_wallet_2: d.senderWallet2,
-      lp_tokens_minted: d.lpTokensMinted,
-    };
+    fillDexDepositLiquidity(row, this.data);
   }
+}
+
+/** toncenter's plain dex_deposit_liquidity row: who deposited what into which pool. */
+export function fillDexDepositLiquidity(row: ActionRow, d: DexDepositLiquidityData): void {
+  row.source = d.sender;
+  row.destination = d.pool;
+  row.dex_deposit_liquidity_data = {
+    dex: d.dex,
+    amount1: d.amount1,
+    amount2: d.amount2,
+    asset1: assetColumn(d.asset1),
+    asset2: assetColumn(d.asset2),
+    user_jetton_wallet_1: d.senderWallet1,
+    user_jetton_wallet_2: d.senderWallet2,
+    lp_tokens_minted: d.lpTokensMinted,
+  };
 }
 
 /**
