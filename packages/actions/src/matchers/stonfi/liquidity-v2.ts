@@ -22,6 +22,7 @@ import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, LabelB
 import { JettonBurnBlock } from "../jettons/burn.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { TON, type DexAsset } from "../liquidity/assets.js";
+import { ptonTonTransferOf } from "../swaps/assets.js";
 import { DexDepositLiquidityBlock, DexWithdrawLiquidityBlock, type WithdrawLeg } from "../liquidity/blocks.js";
 
 const PTON_TON_TRANSFER = PTON_OPCODES.pton_ton_transfer;
@@ -132,10 +133,10 @@ export class StonfiV2WithdrawLiquidityMatcher extends BlockMatcher {
     for (const payout of payouts) {
       const transfer = payout.next.find((x): x is JettonTransferBlock => x instanceof JettonTransferBlock);
       if (transfer === undefined) continue;
-      const pton = transfer.next.find((x): x is CallContractBlock => x instanceof CallContractBlock && x.opcode === PTON_TON_TRANSFER);
+      const pton = ptonTonTransferOf(transfer);
       let amount: bigint;
       let asset: DexAsset | null;
-      if (pton !== undefined) {
+      if (pton !== null) {
         amount = loadPtonTonTransfer(pton.body()).tonAmount;
         asset = TON;
         extra.push(pton);

@@ -24,7 +24,7 @@ import type { MatchContext } from "../../engine/context.js";
 import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
+import { forwardPayloadOf, opcodeOf, ptonTonTransferOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
 
 const OP = { ...STONFI_OPCODES, ...PTON_OPCODES };
@@ -152,11 +152,11 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
 
     const extra: Block[] = [];
     let outgoing: SwapTransfer;
-    const ptonOut = outTransfer.next.find((b): b is CallContractBlock => b instanceof CallContractBlock && b.opcode === OP.pton_ton_transfer);
-    if (ptonOut === undefined && outTransfer.data.hasInternalTransfer) {
+    const ptonOut = ptonTonTransferOf(outTransfer);
+    if (ptonOut === null && outTransfer.data.hasInternalTransfer) {
       outgoing = transferSide(outTransfer, swapAsset(outTransfer.data.asset));
     } else {
-      if (ptonOut === undefined) throw new Error("stonfi v2: a pTON transfer out with no ton_transfer");
+      if (ptonOut === null) throw new Error("stonfi v2: a pTON transfer out with no ton_transfer");
       extra.push(ptonOut);
       outgoing = {
         asset: null,

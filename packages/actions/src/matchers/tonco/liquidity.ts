@@ -30,6 +30,7 @@ import { findCallContract, getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { assetColumn, TON, walletDexAsset, type DexAsset } from "../liquidity/assets.js";
+import { opcodeOf, ptonTonTransferOf } from "../swaps/assets.js";
 
 const PTON_TON_TRANSFER = PTON_OPCODES.pton_ton_transfer;
 const ROUTER_PAY_TO = TONCO_PAY_TO_OPCODES.tonco_router_pay_to;
@@ -44,7 +45,7 @@ function routerOutput(): BlockTypeMatcher {
 
 /** A router output's amount and asset: pTON's ton_transfer says how much TON it was. */
 function outputAmount(t: JettonTransferBlock): { amount: bigint; asset: DexAsset | null; pton: CallContractBlock | null } {
-  const pton = findCallContract(t.next, PTON_TON_TRANSFER);
+  const pton = ptonTonTransferOf(t);
   if (pton !== null) return { amount: loadPtonTonTransfer(pton.body()).tonAmount, asset: TON, pton };
   return { amount: t.data.amount, asset: t.data.asset, pton: null };
 }
@@ -147,11 +148,9 @@ export class ToncoDepositLiquidityMatcher extends BlockMatcher {
     const notifyBlock = input instanceof JettonTransferBlock ? findCallContract(input.children, JETTON_OPCODES.jetton_notify) : input;
     if (!(notifyBlock instanceof CallContractBlock) || notifyBlock.opcode !== JETTON_OPCODES.jetton_notify) return [];
     const notify = loadJettonNotify(notifyBlock.body());
-    const payloadCell = notify.forwardPayload?.cell;
-    if (payloadCell === undefined) return [];
-    const ps = payloadCell.beginParse();
-    if (ps.remainingBits < 32 || ps.preloadUint(32) !== OP.pool_fund_account) return [];
-    const payload = loadToncoPoolFundAccountPayload(ps);
+    const payloadCell = notify.forwardPayload?.cell ?? null;
+    if (payloadCell === null || opcodeOf(payloadCell) !== OP.pool_fund_account) return [];
+    const payload = loadToncoPoolFundAccountPayload(payloadCell.beginParse());
     const otherWallet = rawAddress(payload.otherJettonWallet);
     if (otherWallet === null) return [];
     const senderWallet = input instanceof JettonTransferBlock ? input.data.senderWallet : null;

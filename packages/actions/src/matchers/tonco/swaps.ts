@@ -22,10 +22,10 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { byMinLt, findCallContract, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
+import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
+import { forwardPayloadOf, opcodeOf, ptonTonTransferOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
 
 const OP = { ...TONCO_OPCODES, ...TONCO_PAY_TO_OPCODES };
@@ -122,14 +122,14 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
     const outTransfer = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byMinLt).pop();
     if (outTransfer === undefined) return [];
     const extra: Block[] = [];
-    const ptonOut = findCallContract(outTransfer.next, PTON_TRANSFER);
+    const ptonOut = ptonTonTransferOf(outTransfer);
     if (ptonOut !== null) extra.push(ptonOut);
     const outAsset = swapAsset(outTransfer.data.asset);
     for (const w of [outTransfer.data.receiverWallet, outTransfer.data.senderWallet]) if (w !== null) walletAssets.set(w, outAsset);
     const outgoing = transferSide(outTransfer, outAsset);
 
     for (const t of getMultipleLabeled("intermediate_transfer", others, JettonTransferBlock)) {
-      const p = findCallContract(t.next, PTON_TRANSFER);
+      const p = ptonTonTransferOf(t);
       if (p !== null) extra.push(p);
     }
 
