@@ -26,7 +26,7 @@ import {
   storeDedustV2PayNative,
   storeDedustV2Payout,
 } from "@tongate/contracts";
-import { roundTrip } from "./swap-bodies.js";
+import { roundTrip } from "./dex-bodies.js";
 
 const OP = DEDUST_OPCODES;
 const PAYOUT = DEDUST_PAYOUT_OPCODES;

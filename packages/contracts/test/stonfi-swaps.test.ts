@@ -18,7 +18,7 @@ import {
   storeStonfiSwapV2,
   storeStonfiSwapV2ForwardPayload,
 } from "@tongate/contracts";
-import { roundTrip } from "./swap-bodies.js";
+import { roundTrip } from "./dex-bodies.js";
 
 const OP = STONFI_OPCODES;
 

@@ -1,7 +1,7 @@
 // TONCO's swap bodies: every real one of the fixture traces loads and stores back to itself.
 import { describe } from "vitest";
 import { loadToncoPoolSwap, loadToncoRouterPayTo, loadToncoSwapRequest, storeToncoPoolSwap, storeToncoRouterPayTo, storeToncoSwapRequest, TONCO_OPCODES, TONCO_PAY_TO_OPCODES } from "@tongate/contracts";
-import { roundTrip } from "./swap-bodies.js";
+import { roundTrip } from "./dex-bodies.js";
 
 const OP = TONCO_OPCODES;
 
