@@ -5,10 +5,10 @@ import { Block } from "./engine/block.js";
 import { MatchContext } from "./engine/context.js";
 import { ghostNodesOf } from "./engine/ghosts.js";
 import { toTree } from "./engine/node.js";
-import { unwindDeployments, TRACE_POST_PROCESSORS } from "./engine/post-process.js";
+import { TRACE_POST_PROCESSORS } from "./engine/post-process.js";
 import { blockToAction, isPublished, serializeBlocks, unknownAction } from "./engine/serialize.js";
 import type { InterfaceLookup } from "./interfaces.js";
-import { MATCHERS, MATCHERS_FOR_FAILED_EXTERNALS } from "./matchers/order.js";
+import { MATCHERS, MATCHERS_FOR_FAILED_EXTERNALS, POST_PROCESSORS } from "./matchers/order.js";
 import type { TraceInput } from "./trace.js";
 
 export interface ClassifyOptions {
@@ -31,7 +31,7 @@ function classifyBlocks(trace: TraceInput, ctx: MatchContext): { actions: Action
   root.connect(initBlocks(node));
   runMatchers(root, MATCHERS, ctx);
   let blocks = root.bfsList();
-  for (const p of TRACE_POST_PROCESSORS) blocks = p(blocks, ctx);
+  for (const p of [...POST_PROCESSORS, ...TRACE_POST_PROCESSORS]) blocks = p(blocks, ctx);
   return serializeBlocks(blocks, trace);
 }
 
@@ -50,7 +50,7 @@ function classifyFailedExternal(trace: TraceInput, ctx: MatchContext): ActionRow
   if (top.next.length === 0) return [];
   runMatchers(root, MATCHERS_FOR_FAILED_EXTERNALS, ctx);
   let blocks = root.bfsList();
-  blocks = unwindDeployments(blocks);
+  for (const p of [...POST_PROCESSORS, ...TRACE_POST_PROCESSORS]) blocks = p(blocks, ctx);
   const out: ActionRow[] = [];
   for (const b of blocks) if (isPublished(b)) out.push(blockToAction(b, trace));
   return out;

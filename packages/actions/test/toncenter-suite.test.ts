@@ -21,7 +21,7 @@ import {
 } from "../../../tests/support/toncenter-actions.js";
 
 /** The families whose every case must pass (each matcher family adds its own). */
-export const ACCEPTED_FAMILIES: readonly string[] = ["ton-transfers", "jetton-transfer", "jetton-mints", "nft", "ethena", "tonstakers", "vesting", "layerzero", "cocoon", "stonfi-swaps", "stonfi-v2-swaps", "coffee", "evaa", "jvault", "tgbtc"];
+export const ACCEPTED_FAMILIES: readonly string[] = ["ton-transfers", "jetton-transfer", "jetton-mints", "nft", "ethena", "tonstakers", "vesting", "layerzero", "cocoon", "stonfi-swaps", "stonfi-v2-swaps", "coffee", "evaa", "jvault", "tgbtc", "dedust-liquidities", "tonco"];
 
 const dir = toncenterActionsDir();
 const families = loadFamilies(dir);

@@ -3,7 +3,8 @@
 import { describe } from "vitest";
 import {
   DEDUST_OPCODES,
-  DEDUST_V2_OPCODES,
+  DEDUST_PAYOUT_OPCODES,
+  DEDUST_V2_PAYMENT_OPCODES,
   loadDedustPayout,
   loadDedustPayOutFromPool,
   loadDedustSwap,
@@ -25,10 +26,11 @@ import {
   storeDedustV2PayNative,
   storeDedustV2Payout,
 } from "@tongate/contracts";
-import { roundTrip } from "./swap-bodies.js";
+import { roundTrip } from "./dex-bodies.js";
 
 const OP = DEDUST_OPCODES;
-const V2 = DEDUST_V2_OPCODES;
+const PAYOUT = DEDUST_PAYOUT_OPCODES;
+const V2 = DEDUST_V2_PAYMENT_OPCODES;
 
 describe("DeDust swap bodies", () => {
   roundTrip("dedust_swap", "message", OP.dedust_swap, loadDedustSwap, storeDedustSwap);
@@ -36,8 +38,8 @@ describe("DeDust swap bodies", () => {
   roundTrip("dedust_swap_external", "message", OP.dedust_swap_external, loadDedustSwapExternal, storeDedustSwapExternal);
   roundTrip("dedust_swap_peer", "message", OP.dedust_swap_peer, loadDedustSwapPeer, storeDedustSwapPeer);
   roundTrip("dedust_swap_event", "message", OP.dedust_swap_event, loadDedustSwapEvent, storeDedustSwapEvent);
-  roundTrip("dedust_pay_out_from_pool", "message", OP.dedust_pay_out_from_pool, loadDedustPayOutFromPool, storeDedustPayOutFromPool);
-  roundTrip("dedust_payout", "message", OP.dedust_payout, loadDedustPayout, storeDedustPayout);
+  roundTrip("dedust_pay_out_from_pool", "message", PAYOUT.dedust_pay_out_from_pool, loadDedustPayOutFromPool, storeDedustPayOutFromPool);
+  roundTrip("dedust_payout", "message", PAYOUT.dedust_payout, loadDedustPayout, storeDedustPayout);
 });
 
 describe("DeDust v2 swap bodies", () => {

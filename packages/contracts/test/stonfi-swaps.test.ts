@@ -8,6 +8,7 @@ import {
   loadStonfiSwapForwardPayload,
   loadStonfiSwapV2,
   loadStonfiSwapV2ForwardPayload,
+  PTON_OPCODES,
   STONFI_OPCODES,
   storePtonTonTransfer,
   storeStonfiPaymentRequest,
@@ -17,7 +18,7 @@ import {
   storeStonfiSwapV2,
   storeStonfiSwapV2ForwardPayload,
 } from "@tongate/contracts";
-import { roundTrip } from "./swap-bodies.js";
+import { roundTrip } from "./dex-bodies.js";
 
 const OP = STONFI_OPCODES;
 
@@ -28,5 +29,5 @@ describe("STON.fi swap bodies", () => {
   roundTrip("stonfi_swap_v2", "message", OP.stonfi_swap_v2, loadStonfiSwapV2, storeStonfiSwapV2);
   roundTrip("stonfi_swap_v2_forward_payload", "payload", OP.stonfi_swap_v2, loadStonfiSwapV2ForwardPayload, storeStonfiSwapV2ForwardPayload);
   roundTrip("stonfi_pay_to_v2", "message", OP.stonfi_pay_to_v2, loadStonfiPayToV2, storeStonfiPayToV2);
-  roundTrip("pton_ton_transfer", "message", OP.pton_ton_transfer, loadPtonTonTransfer, storePtonTonTransfer);
+  roundTrip("pton_ton_transfer", "message", PTON_OPCODES.pton_ton_transfer, loadPtonTonTransfer, storePtonTonTransfer);
 });

@@ -15,16 +15,10 @@ import { classifyBlock } from "../src/actions/classify-block.js";
 import { readTraceInputs, type TraceRecordRow } from "../src/actions/trace-input.js";
 import { insertActionsRows } from "../src/write.js";
 
-/**
- * The cases run through the pipeline, by family (every case of each). The families of the
- * protocols' matchers join as they pass the harness (a STON.fi or DeDust swap shows the facts the
- * decoder derives for them at work).
- */
-const PIPELINE_FAMILIES = ["ton-transfers", "jetton-transfer", "jetton-mints", "nft", "ethena", "tonstakers", "vesting", "stonfi-swaps", "stonfi-v2-swaps", "coffee", "evaa", "jvault", "tgbtc", "layerzero", "cocoon"];
-
 const dir = toncenterActionsDir();
 const families = loadFamilies(dir);
-const cases: FixtureCase[] = PIPELINE_FAMILIES.flatMap((f) => families.get(f) ?? []);
+/** Every case of every family runs through the pipeline, as through the replay harness. */
+const cases: FixtureCase[] = [...families.values()].flat();
 /** Every trace with a fact the decoder derives beyond wallets and items (a DeDust pool, a contract's data). */
 const derivedFactTraces = [...new Set([...families.values()].flat().map((c) => c.traceId))]
   .map((id) => loadTraceFile(traceFilePath(dir, id)))

@@ -44,3 +44,8 @@ export function mergeFlows(blocks: readonly Block[]): ValueFlow {
   for (const b of blocks) f.merge(b.valueFlow);
   return f;
 }
+
+/** Orders blocks earliest first (by minLt), as toncenter's get_labeled_sorted does. */
+export function byMinLt(a: Block, b: Block): number {
+  return a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0;
+}

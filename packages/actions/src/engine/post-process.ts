@@ -22,7 +22,7 @@ export function unwindDeployments(blocks: Block[]): Block[] {
 }
 
 /**
- * In order. Family-specific post-processors (DeDust liquidity) go before unwindDeployments, as in
- * toncenter.
+ * The passes in toncenter's order: the families' own (matchers/order.ts POST_PROCESSORS, e.g.
+ * DeDust's deposit legs) first, then this one.
  */
 export const TRACE_POST_PROCESSORS: TracePostProcessor[] = [unwindDeployments];

@@ -93,6 +93,7 @@ export const KINDS_WITHOUT_INNER_ACTIONS = new Set([
   "dedust_deposit_liquidity_partial", "tonstakers_deposit", "tonstakers_withdraw_request", "tonstakers_withdraw",
   "ethena_withdrawal_request", "ethena_deposit", "tonco_deposit_liquidity", "tonco_withdraw_liquidity",
   "coffee_deposit_liquidity",
+  "dedust_v2_deposit_liquidity", "dedust_v2_deposit_liquidity_partial",
 ]);
 
 /** Whether a block is published as an action at all (logs and external-ins are not). */

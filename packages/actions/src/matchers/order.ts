@@ -4,10 +4,11 @@
 // their matchers under these names in their folder's index.ts; a name nobody registered is
 // skipped (the DeFi families come later).
 import type { BlockMatcher } from "../engine/matcher.js";
+import type { TracePostProcessor } from "../engine/post-process.js";
 import { matchers as auction } from "./auction/index.js";
 import { matchers as cocoon } from "./cocoon/index.js";
-import { matchers as dedust } from "./dedust/index.js";
 import { matchers as coffee } from "./coffee/index.js";
+import { matchers as dedust, postProcessors as dedustPostProcessors } from "./dedust/index.js";
 import { matchers as dns } from "./dns/index.js";
 import { matchers as elections } from "./elections/index.js";
 import { matchers as ethena } from "./ethena/index.js";
@@ -132,6 +133,9 @@ export const MATCHER_ORDER = [
 export type MatcherName = (typeof MATCHER_ORDER)[number];
 
 const FAMILIES: MatcherSet[] = [jettons, nft, dns, auction, subscriptions, staking, elections, ethena, vesting, multisig, cocoon, layerzero, stonfi, dedust, tonco, coffee, jvault, evaa, tgbtc];
+
+/** The families' passes over the finished graph, in toncenter's order (before unwindDeployments). */
+export const POST_PROCESSORS: readonly TracePostProcessor[] = [...dedustPostProcessors];
 
 function registered(): Map<MatcherName, BlockMatcher> {
   const all = new Map<MatcherName, BlockMatcher>();

@@ -6,7 +6,7 @@
 import { Address, beginCell, type Cell, type TupleItem } from "@ton/core";
 import { ContractDataError } from "../errors.js";
 import { StackReader, type StackItem } from "../stack.js";
-import { loadDedustAsset, storeDedustAsset, type DedustAsset } from "./swaps.js";
+import { loadDedustAsset, storeDedustAsset, type DedustAsset } from "./asset.js";
 
 /** The code hashes (base64) of DeDust's pools, as toncenter's worker lists them (DEDUST_POOL_CODE_HASHES). */
 export const DEDUST_POOL_CODE_HASHES: readonly string[] = [

@@ -1,10 +1,11 @@
 // DeDust (the vault/pool protocol toncenter calls "dedust") swap bodies: the native vault's swap,
-// the jetton vault's swap forward payload, vault → pool (swap_external), pool → pool (swap_peer),
-// the pool's swap event and its payout through a vault. Layouts and names follow
+// the jetton vault's swap forward payload, vault → pool (swap_external), pool → pool (swap_peer)
+// and the pool's swap event (the payout through a vault is in payouts.ts). Layouts and names follow
 // message-schemes.tlb "DeDust Protocol v2" (DeDust's own name for this protocol).
-import { Address, beginCell, type Builder, type Cell, type Slice } from "@ton/core";
+import { beginCell, type Address, type Builder, type Cell, type Slice } from "@ton/core";
 import { ContractDataError } from "../errors.js";
 import { loadOpcode } from "../tlb.js";
+import { loadDedustAsset, storeDedustAsset, type DedustAsset } from "./asset.js";
 
 export const DEDUST_OPCODES = {
   dedust_swap: 0xea06185d,
@@ -12,31 +13,9 @@ export const DEDUST_OPCODES = {
   dedust_swap_external: 0x61ee542d,
   dedust_swap_peer: 0x72aca8aa,
   dedust_swap_event: 0x9c610de3,
-  dedust_pay_out_from_pool: 0xad4eb6f5,
-  dedust_payout: 0x474f86cf,
 } as const;
 
 const OP = DEDUST_OPCODES;
-
-/** native$0000 | jetton$0001 workchain_id:int8 address:bits256; jetton null means TON. */
-export interface DedustAsset {
-  jetton: Address | null;
-}
-
-export function loadDedustAsset(s: Slice): DedustAsset {
-  const kind = s.loadUint(4);
-  if (kind === 0) return { jetton: null };
-  if (kind !== 1) throw new ContractDataError(`dedust asset: kind ${kind} is neither native nor jetton`);
-  const wc = s.loadInt(8);
-  return { jetton: new Address(wc, s.loadBuffer(32)) };
-}
-
-export function storeDedustAsset(src: DedustAsset): (b: Builder) => void {
-  return (b) => {
-    if (src.jetton === null) b.storeUint(0, 4);
-    else b.storeUint(1, 4).storeInt(src.jetton.workChain, 8).storeBuffer(src.jetton.hash, 32);
-  };
-}
 
 /** step_params kind:DedustSwapKind limit:Coins next:(Maybe ^DedustSwapStep); kind 0 = given_in, 1 = given_out. */
 export interface DedustSwapStepParams {
@@ -220,47 +199,4 @@ export function storeDedustSwapEvent(src: DedustSwapEvent): (b: Builder) => void
       .storeCoins(src.amountIn)
       .storeCoins(src.amountOut)
       .storeRef(beginCell().storeAddress(src.senderAddr).storeAddress(src.referralAddr).storeCoins(src.reserve0).storeCoins(src.reserve1));
-}
-
-/**
- * dedust_pay_out_from_pool#ad4eb6f5 query_id:uint64 proof:^DedustPoolProof amount:Coins
- * recipient_addr:MsgAddress payload:(Maybe ^Cell) — the last pool of a route → the output's vault.
- */
-export interface DedustPayOutFromPool {
-  queryId: bigint;
-  proof: Cell;
-  amount: bigint;
-  recipientAddr: Address | null;
-  payload: Cell | null;
-}
-
-export function loadDedustPayOutFromPool(s: Slice): DedustPayOutFromPool {
-  loadOpcode(s, OP.dedust_pay_out_from_pool, "dedust_pay_out_from_pool");
-  return { queryId: s.loadUintBig(64), proof: s.loadRef(), amount: s.loadCoins(), recipientAddr: s.loadMaybeAddress(), payload: s.loadMaybeRef() };
-}
-
-export function storeDedustPayOutFromPool(src: DedustPayOutFromPool): (b: Builder) => void {
-  return (b) =>
-    b
-      .storeUint(OP.dedust_pay_out_from_pool, 32)
-      .storeUint(src.queryId, 64)
-      .storeRef(src.proof)
-      .storeCoins(src.amount)
-      .storeAddress(src.recipientAddr)
-      .storeMaybeRef(src.payload);
-}
-
-/** dedust_payout#474f86cf query_id:uint64 payload:(Maybe ^Cell) — the native vault paying TON out. */
-export interface DedustPayout {
-  queryId: bigint;
-  payload: Cell | null;
-}
-
-export function loadDedustPayout(s: Slice): DedustPayout {
-  loadOpcode(s, OP.dedust_payout, "dedust_payout");
-  return { queryId: s.loadUintBig(64), payload: s.loadMaybeRef() };
-}
-
-export function storeDedustPayout(src: DedustPayout): (b: Builder) => void {
-  return (b) => b.storeUint(OP.dedust_payout, 32).storeUint(src.queryId, 64).storeMaybeRef(src.payload);
 }

@@ -1,8 +1,8 @@
 // STON.fi DEX swap bodies: the v1 router/pool pair (swap, payment_request), the v2 router/pool
-// pair (swap, pay_to), the jetton forward payloads that ask a router for a swap, and pTON's
-// ton_transfer (STON.fi's proxy TON). Layouts and names follow message-schemes.tlb "ston-fi.xml".
+// pair (swap, pay_to) and the jetton forward payloads that ask a router for a swap (pTON's
+// ton_transfer is in pton.ts). Layouts and names follow message-schemes.tlb "ston-fi.xml".
 import { beginCell, type Address, type Builder, type Cell, type Slice } from "@ton/core";
-import { loadOpcode, loadOptionalEitherCell, loadRest, storeOptionalEitherCell, type EitherCell } from "../tlb.js";
+import { loadOpcode, loadRest } from "../tlb.js";
 
 export const STONFI_OPCODES = {
   stonfi_swap: 0x25938561,
@@ -10,7 +10,6 @@ export const STONFI_OPCODES = {
   stonfi_swap_v2: 0x6664de2a,
   stonfi_pay_to_v2: 0x657b54f5,
   stonfi_deposit_ref_fee_v2: 0x0490f09b,
-  pton_ton_transfer: 0x01f3835d,
   /** payment_request exit codes (v1) and pay_to exit code (v2) of a swap that went through */
   swap_ok: 0xc64370e5,
   /** v1: the referral's share of a swap */
@@ -364,35 +363,4 @@ export function storeStonfiPayToV2(src: StonfiPayToV2): (b: Builder) => void {
       .storeRef(
         beginCell().storeCoins(src.fwdTonAmount).storeCoins(src.amount0Out).storeAddress(src.token0Address).storeCoins(src.amount1Out).storeAddress(src.token1Address),
       );
-}
-
-/**
- * pton_ton_transfer#01f3835d query_id:uint64 ton_amount:Coins refund_address:MsgAddress
- * forward_payload:(Either Cell ^Cell) — pTON v2's wallet telling its owner (a router) that TON
- * arrived, or the router sending TON out through its pTON wallet.
- */
-export interface PtonTonTransfer {
-  queryId: bigint;
-  tonAmount: bigint;
-  refundAddress: Address | null;
-  /** null: the body ends after refund_address */
-  forwardPayload: EitherCell | null;
-}
-
-export function loadPtonTonTransfer(s: Slice): PtonTonTransfer {
-  loadOpcode(s, OP.pton_ton_transfer, "pton_ton_transfer");
-  const queryId = s.loadUintBig(64);
-  const tonAmount = s.loadCoins();
-  const refundAddress = s.loadMaybeAddress();
-  return { queryId, tonAmount, refundAddress, forwardPayload: loadOptionalEitherCell(s) };
-}
-
-export function storePtonTonTransfer(src: PtonTonTransfer): (b: Builder) => void {
-  return (b) =>
-    b
-      .storeUint(OP.pton_ton_transfer, 32)
-      .storeUint(src.queryId, 64)
-      .storeCoins(src.tonAmount)
-      .storeAddress(src.refundAddress)
-      .store(storeOptionalEitherCell(src.forwardPayload));
 }

@@ -1,15 +1,11 @@
-// TONCO (concentrated-liquidity AMM) swap bodies: the router → pool swap, the pool → router payout
-// (ROUTERV3_PAY_TO, also used for burns), and the swap request a jetton transfer to the router
-// carries. Layouts and names follow message-schemes.tlb "tonco.xml" and TONCO's SDK.
+// TONCO (concentrated-liquidity AMM) swap bodies: the router → pool swap and the swap request a
+// jetton transfer to the router carries (the pool → router payout is pay-to.ts). Layouts and names
+// follow message-schemes.tlb "tonco.xml" and TONCO's SDK.
 import { beginCell, type Address, type Builder, type Cell, type Slice } from "@ton/core";
 import { loadOpcode } from "../tlb.js";
 
 export const TONCO_OPCODES = {
   tonco_pool_swap: 0xa7fb58f8,
-  tonco_router_pay_to: 0xa1daa96d,
-  /** pay_to exit codes: a swap's payout, a burn's payout */
-  pay_to_swap_ok: 200,
-  pay_to_burn: 201,
 } as const;
 
 const OP = TONCO_OPCODES;
@@ -128,61 +124,4 @@ export function toncoRouteTargets(request: ToncoSwapRequest, maxHops = 16): { wa
     next = r.payload;
   }
   return out;
-}
-
-/**
- * tonco_router_pay_to#a1daa96d query_id:uint64 reciever0:MsgAddress reciever1:MsgAddress
- * exit_code:uint32 seqno:uint64 coinsinfo_cell:(Maybe ^[amount0:(VarUInteger 16)
- * jetton0_address:MsgAddress amount1:(VarUInteger 16) jetton1_address:MsgAddress ...])
- * indexer_info:(Maybe ^Cell) — pool → router: pay out these amounts (the jetton addresses are the
- * router's wallets). The indexer info is the swap's (exit code 200) or the burn's (201).
- */
-export interface ToncoRouterPayTo {
-  queryId: bigint;
-  reciever0: Address | null;
-  reciever1: Address | null;
-  exitCode: number;
-  seqno: bigint;
-  coinsInfo: Cell | null;
-  /** undefined: the body ends before its Maybe bit */
-  indexerInfo: Cell | null | undefined;
-}
-
-export function loadToncoRouterPayTo(s: Slice): ToncoRouterPayTo {
-  loadOpcode(s, OP.tonco_router_pay_to, "tonco_router_pay_to");
-  const queryId = s.loadUintBig(64);
-  const reciever0 = s.loadMaybeAddress();
-  const reciever1 = s.loadMaybeAddress();
-  const exitCode = s.loadUint(32);
-  const seqno = s.loadUintBig(64);
-  const coinsInfo = s.loadMaybeRef();
-  const indexerInfo = s.remainingBits > 0 ? s.loadMaybeRef() : undefined;
-  return { queryId, reciever0, reciever1, exitCode, seqno, coinsInfo, indexerInfo };
-}
-
-export function storeToncoRouterPayTo(src: ToncoRouterPayTo): (b: Builder) => void {
-  return (b) => {
-    b.storeUint(OP.tonco_router_pay_to, 32)
-      .storeUint(src.queryId, 64)
-      .storeAddress(src.reciever0)
-      .storeAddress(src.reciever1)
-      .storeUint(src.exitCode, 32)
-      .storeUint(src.seqno, 64)
-      .storeMaybeRef(src.coinsInfo);
-    if (src.indexerInfo !== undefined) b.storeMaybeRef(src.indexerInfo);
-  };
-}
-
-/** The amounts a pay_to pays, with the router wallets they leave from (null when it carries no coins info). */
-export interface ToncoPayToCoins {
-  amount0: bigint;
-  jetton0Address: Address | null;
-  amount1: bigint;
-  jetton1Address: Address | null;
-}
-
-export function toncoPayToCoins(payTo: ToncoRouterPayTo): ToncoPayToCoins | null {
-  if (payTo.coinsInfo === null) return null;
-  const s = payTo.coinsInfo.beginParse();
-  return { amount0: s.loadCoins(), jetton0Address: s.loadMaybeAddress(), amount1: s.loadCoins(), jetton1Address: s.loadMaybeAddress() };
 }

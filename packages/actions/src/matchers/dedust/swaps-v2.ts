@@ -4,8 +4,8 @@
 // the output on: to the next pool of a route (another carrier) or to the user (a jetton transfer,
 // or a TON payout). A pool that refused (slippage, deadline) logs nothing and refunds the input.
 import {
-  COMMON_OPCODES,
   DEDUST_V2_OPCODES,
+  DEDUST_V2_PAYMENT_OPCODES,
   dedustV2FinalMinOut,
   dedustV2PaymentOpcode,
   loadDedustV2PayJetton,
@@ -18,15 +18,14 @@ import {
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
-import { findCallContracts, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
+import { byMinLt, findCallContracts, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
+import { excessMatcher } from "./payouts-v2.js";
 
-const OP = DEDUST_V2_OPCODES;
-
-const byLt = (a: Block, b: Block) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0);
+const OP = { ...DEDUST_V2_OPCODES, ...DEDUST_V2_PAYMENT_OPCODES };
 
 function hasSwapEvent(block: Block): boolean {
   return block.next.some((b) => b instanceof CallContractBlock && b.opcode === OP.dedust_v2_swap_event);
@@ -88,15 +87,13 @@ function side(b: Block, asset: string | null, amount: bigint | null): SwapTransf
   return { asset, amount, source: m.source, sourceJettonWallet: null, destination: m.destination, destinationJettonWallet: null };
 }
 
-const excess = () => new ContractMatcher(COMMON_OPCODES.excess, { optional: true, includeExcess: false });
-
 export class DedustV2SwapBlockMatcher extends BlockMatcher {
   constructor() {
     const swapEvent = new ContractMatcher(OP.dedust_v2_swap_event, { includeExcess: false });
     const outLeg = labeled("out", new OrMatcher([new BlockTypeMatcher("jetton_transfer"), new ContractMatcher(OP.dedust_v2_payout, { includeExcess: false })]));
     const nativeHop = labeled("hop", new ContractMatcher(OP.dedust_v2_pay_native, { includeExcess: false }));
     const jettonHop = labeled("hop", new GenericMatcher(isJettonCarrierThatSwapped, { includeExcess: false }));
-    const hopChildren = [swapEvent, new OrMatcher([nativeHop, jettonHop, outLeg]), excess()];
+    const hopChildren = [swapEvent, new OrMatcher([nativeHop, jettonHop, outLeg]), excessMatcher()];
     nativeHop.children = hopChildren;
     jettonHop.children = hopChildren;
     super({ includeExcess: false, children: hopChildren });
@@ -109,14 +106,14 @@ export class DedustV2SwapBlockMatcher extends BlockMatcher {
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     void ctx;
     if (block instanceof CallContractBlock && nativeSwapPayload(block) === null) return [];
-    const swapBlocks = findCallContracts([block, ...others], OP.dedust_v2_swap_event).sort(byLt);
+    const swapBlocks = findCallContracts([block, ...others], OP.dedust_v2_swap_event).sort(byMinLt);
     if (swapBlocks.length === 0) return [];
     const events = swapBlocks.map((b) => loadDedustV2SwapEvent(b.body()));
     const out = getLabeled("out", others, JettonTransferBlock) ?? getLabeled("out", others, CallContractBlock);
     // an out leg still carrying a swap is a route that stopped half-way
     if (out === null || jettonSwapPayload(out) !== null) return [];
 
-    const carriers = [block, ...getMultipleLabeled("hop", others, Block)].sort(byLt);
+    const carriers = [block, ...getMultipleLabeled("hop", others, Block)].sort(byMinLt);
     // on a linear route, carrier i brought the input of swap i
     const outAsset = out instanceof JettonTransferBlock ? out.data.asset : null;
     const assets = [...carriers.map(carrierAsset), outAsset];
@@ -161,7 +158,7 @@ export class DedustV2FailedSwapBlockMatcher extends BlockMatcher {
   constructor() {
     super({
       includeExcess: false,
-      children: [labeled("refund", new OrMatcher([new ContractMatcher(OP.dedust_v2_payout, { includeExcess: false }), new BlockTypeMatcher("jetton_transfer")])), excess()],
+      children: [labeled("refund", new OrMatcher([new ContractMatcher(OP.dedust_v2_payout, { includeExcess: false }), new BlockTypeMatcher("jetton_transfer")])), excessMatcher()],
     });
   }
 

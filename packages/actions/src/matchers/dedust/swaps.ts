@@ -6,6 +6,7 @@
 // event failed. The asset the user wanted is the other asset of the route's last pool.
 import {
   DEDUST_OPCODES,
+  DEDUST_PAYOUT_OPCODES,
   dedustRoutePools,
   loadDedustPayOutFromPool,
   loadDedustSwap,
@@ -17,15 +18,13 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { findCallContracts } from "../../engine/helpers.js";
+import { byMinLt, findCallContracts } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, childSequenceMatcher, ContractMatcher, OrMatcher, RecursiveMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { forwardPayloadOf, opcodeOf } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap } from "../swaps/jetton-swap.js";
 
-const OP = DEDUST_OPCODES;
-
-const byLt = (a: Block, b: Block) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0);
+const OP = { ...DEDUST_OPCODES, ...DEDUST_PAYOUT_OPCODES };
 
 /** The assets a route goes through, from the input on: each pool's other asset (null is TON). */
 function routeAssets(ctx: MatchContext, step: DedustSwapStep, input: string | null): (string | null)[] {
@@ -69,7 +68,7 @@ export class DedustSwapBlockMatcher extends BlockMatcher {
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     const include = [block, ...others];
     const peerSwaps: PeerSwap[] = findCallContracts(include, OP.dedust_swap_event)
-      .sort(byLt)
+      .sort(byMinLt)
       .map((b) => {
         const e = loadDedustSwapEvent(b.body());
         return { assetIn: rawAddress(e.assetIn.jetton), amountIn: e.amountIn, assetOut: rawAddress(e.assetOut.jetton), amountOut: e.amountOut };

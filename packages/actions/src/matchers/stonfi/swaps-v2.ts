@@ -11,6 +11,7 @@ import {
   loadStonfiPayToV2,
   loadStonfiSwapV2,
   loadStonfiSwapV2ForwardPayload,
+  PTON_OPCODES,
   STONFI_OPCODES,
   stonfiV2RouteWallets,
   type StonfiPayToV2,
@@ -20,13 +21,13 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
+import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
+import { forwardPayloadOf, opcodeOf, ptonTonTransferOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
 
-const OP = STONFI_OPCODES;
+const OP = { ...STONFI_OPCODES, ...PTON_OPCODES };
 
 /** pTON's ton_transfer into a router whose forward payload asks for a swap: a route's next hop through pTON. */
 function isPtonHopIntoSwap(block: Block): boolean {
@@ -64,8 +65,6 @@ function largerOut(p: StonfiPayToV2): { amount: bigint; wallet: string | null } 
   return b.amount > a.amount ? b : a;
 }
 
-const byLt = (a: Block, b: Block) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0);
-
 /** The asset a v2 swap request (a notification's or transfer's forward payload) asks for, from the router wallet it names. */
 function requestedAsset(ctx: MatchContext, payload: Cell | null): string | null | undefined {
   if (payload === null || opcodeOf(payload) !== OP.stonfi_swap_v2) return undefined;
@@ -88,10 +87,10 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     if (!(block instanceof CallContractBlock)) return [];
-    const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byLt);
-    const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byLt);
+    const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byMinLt);
+    const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byMinLt);
     if (swaps.length !== payouts.length) throw new Error("stonfi v2: a swap without its pay_to");
-    const outTransfers = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byLt);
+    const outTransfers = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byMinLt);
     const inTransfer = getLabeled("in_transfer", others, JettonTransferBlock) ?? getLabeled("in_transfer", others, CallContractBlock);
     if (inTransfer === null) throw new Error("stonfi v2: no transfer in");
     const outTransfer = outTransfers[outTransfers.length - 1];
@@ -153,11 +152,11 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
 
     const extra: Block[] = [];
     let outgoing: SwapTransfer;
-    const ptonOut = outTransfer.next.find((b): b is CallContractBlock => b instanceof CallContractBlock && b.opcode === OP.pton_ton_transfer);
-    if (ptonOut === undefined && outTransfer.data.hasInternalTransfer) {
+    const ptonOut = ptonTonTransferOf(outTransfer);
+    if (ptonOut === null && outTransfer.data.hasInternalTransfer) {
       outgoing = transferSide(outTransfer, swapAsset(outTransfer.data.asset));
     } else {
-      if (ptonOut === undefined) throw new Error("stonfi v2: a pTON transfer out with no ton_transfer");
+      if (ptonOut === null) throw new Error("stonfi v2: a pTON transfer out with no ton_transfer");
       extra.push(ptonOut);
       outgoing = {
         asset: null,

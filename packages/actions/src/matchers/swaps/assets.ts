@@ -1,7 +1,11 @@
-// What the DEX swap matchers share: the asset a jetton wallet holds (pTON and TONCO's wTTON stand
-// for TON), a transfer's side of a swap, and the forward payload a jetton transfer carried.
+// What the DEX matchers share: the asset a jetton wallet holds (pTON and TONCO's wTTON stand for
+// TON), the pTON ton_transfer that pays a router's TON out, a transfer's side of a swap, and the
+// forward payload a jetton transfer carried.
+import { PTON_OPCODES } from "@tongate/contracts";
 import type { Cell } from "@ton/core";
+import type { CallContractBlock } from "../../engine/basic.js";
 import type { MatchContext } from "../../engine/context.js";
+import { findCallContract } from "../../engine/helpers.js";
 import { PTON_MASTERS, type JettonTransferBlock } from "../jettons/transfer.js";
 import type { SwapTransfer } from "./jetton-swap.js";
 
@@ -14,6 +18,11 @@ export function swapAsset(master: string | null): string | null {
 export function walletAsset(ctx: MatchContext, wallet: string | null): string | null | undefined {
   const w = ctx.jettonWallet(wallet);
   return w === null ? undefined : swapAsset(w.jetton);
+}
+
+/** pTON's ton_transfer below a jetton transfer: a router's pTON wallet paying TON out; null below a plain jetton transfer. */
+export function ptonTonTransferOf(t: JettonTransferBlock): CallContractBlock | null {
+  return findCallContract(t.next, PTON_OPCODES.pton_ton_transfer);
 }
 
 /** A jetton transfer as one side of a swap, the asset read as `asset` says. */

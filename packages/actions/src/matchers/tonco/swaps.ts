@@ -10,8 +10,9 @@ import {
   loadToncoPoolSwap,
   loadToncoRouterPayTo,
   loadToncoSwapRequest,
-  STONFI_OPCODES,
+  PTON_OPCODES,
   TONCO_OPCODES,
+  TONCO_PAY_TO_OPCODES,
   toncoPayToCoins,
   toncoRouteTargets,
   type ToncoRouterPayTo,
@@ -21,14 +22,14 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { findCallContract, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
+import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { forwardPayloadOf, opcodeOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
+import { forwardPayloadOf, opcodeOf, ptonTonTransferOf, swapAsset, transferSide, walletAsset } from "../swaps/assets.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
 
-const OP = TONCO_OPCODES;
-const PTON_TRANSFER = STONFI_OPCODES.pton_ton_transfer;
+const OP = { ...TONCO_OPCODES, ...TONCO_PAY_TO_OPCODES };
+const PTON_TRANSFER = PTON_OPCODES.pton_ton_transfer;
 
 function buildMatcherTree(): { payout: BlockMatcher; inTransfer: BlockMatcher } {
   const peerSwap = labeled("peer_swap", new ContractMatcher(OP.tonco_pool_swap));
@@ -56,8 +57,6 @@ function buildMatcherTree(): { payout: BlockMatcher; inTransfer: BlockMatcher } 
   return { payout, inTransfer };
 }
 
-const byLt = (a: Block, b: Block) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0);
-
 /** What a pay_to pays: its larger amount and the router wallet it leaves from, null without coins info. */
 function largerOut(p: ToncoRouterPayTo): { amount: bigint; wallet: string | null } | null {
   const c = toncoPayToCoins(p);
@@ -81,8 +80,8 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, others: Block[], ctx: MatchContext): Block[] {
     if (!(block instanceof CallContractBlock)) return [];
-    const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byLt);
-    const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byLt);
+    const swaps = [block, ...getMultipleLabeled("peer_swap", others, CallContractBlock)].sort(byMinLt);
+    const payouts = getMultipleLabeled("payout", others, CallContractBlock).sort(byMinLt);
     const inTransfer = getLabeled("in_transfer", others, JettonTransferBlock) ?? getLabeled("in_transfer", others, CallContractBlock);
     if (inTransfer === null || swaps.length !== payouts.length) return [];
 
@@ -120,17 +119,17 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
       incoming = { asset: null, amount: amount ?? 0n, source: m.source, sourceJettonWallet: null, destination: block.source, destinationJettonWallet: m.destination };
     }
 
-    const outTransfer = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byLt).pop();
+    const outTransfer = getMultipleLabeled("out_transfer", others, JettonTransferBlock).sort(byMinLt).pop();
     if (outTransfer === undefined) return [];
     const extra: Block[] = [];
-    const ptonOut = findCallContract(outTransfer.next, PTON_TRANSFER);
+    const ptonOut = ptonTonTransferOf(outTransfer);
     if (ptonOut !== null) extra.push(ptonOut);
     const outAsset = swapAsset(outTransfer.data.asset);
     for (const w of [outTransfer.data.receiverWallet, outTransfer.data.senderWallet]) if (w !== null) walletAssets.set(w, outAsset);
     const outgoing = transferSide(outTransfer, outAsset);
 
     for (const t of getMultipleLabeled("intermediate_transfer", others, JettonTransferBlock)) {
-      const p = findCallContract(t.next, PTON_TRANSFER);
+      const p = ptonTonTransferOf(t);
       if (p !== null) extra.push(p);
     }
 
