@@ -16,7 +16,8 @@
 //     classification step took (its metrics), and over its wall time from the first transfer block to
 //     the head (bounded by ingest while it follows the indexer). Ratio ≥ 1.0: the classifier keeps up.
 //   npm run bench:actions   (BENCH_TRACES=100000 BENCH_ROUNDS=3 BENCH_TRANSFERS=6000 BENCH_SENDERS=40)
-//   BENCH_PART=fixtures|localnet: one part only; BENCH_GENERATE_ONLY=1: generate the chain and stop
+//   BENCH_PART=fixtures|localnet: one part only; BENCH_FAMILIES=standard (or a comma list of the
+//   suite's families): the fixture part on those families' traces only; BENCH_GENERATE_ONLY=1: generate the chain and stop
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -25,7 +26,7 @@ import { Cell } from "@ton/core";
 import { classifyTrace, type InterfaceLookup, type TraceInput } from "@tongate/actions";
 import { openStore, select } from "@tongate/store";
 import { installSpeedShims } from "@tongate/ton";
-import { loadTraceFile, toncenterActionsDir } from "../tests/support/toncenter-actions.js";
+import { loadFamilies, loadTraceFile, toncenterActionsDir } from "../tests/support/toncenter-actions.js";
 import { BenchRun, freePort, startProcess } from "./support/processes.js";
 import { generateTokenChain, serveTokenChain, type TokenChainInfo, type TokenChainParams } from "./support/token-chain.js";
 
@@ -52,10 +53,17 @@ interface Loaded {
   lookup: InterfaceLookup;
 }
 
+/** toncenter's families of the standard contracts (wallets, jettons, NFTs, staking, vesting): BENCH_FAMILIES=standard. */
+const STANDARD_FAMILIES = ["ton-transfers", "jetton-transfer", "jetton-mints", "nft", "ethena", "tonstakers", "vesting"];
+
+/** The fixture traces; with BENCH_FAMILIES (a comma list, or "standard"), only the traces of those families' cases. */
 function fixtureTraces(): Loaded[] {
-  const dir = join(toncenterActionsDir(), "traces");
+  const root = toncenterActionsDir();
+  const dir = join(root, "traces");
+  const wanted = process.env.BENCH_FAMILIES === "standard" ? STANDARD_FAMILIES : process.env.BENCH_FAMILIES?.split(",").filter(Boolean);
+  const ids = wanted ? new Set(wanted.flatMap((f) => loadFamilies(root).get(f) ?? []).map((c) => c.traceId)) : undefined;
   return readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
+    .filter((f) => f.endsWith(".json") && (!ids || ids.has(f.slice(0, -".json".length))))
     .sort()
     .map((f) => loadTraceFile(join(dir, f)));
 }
