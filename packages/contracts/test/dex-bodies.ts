@@ -1,7 +1,8 @@
-// The DEX bodies of toncenter's classifier traces, for round-trip tests: every message body, every
-// forward payload a jetton transfer, internal transfer, notification or pTON transfer carried (the
-// DEXes' swap and deposit requests ride there), and every other cell inside a body (payloads
-// nested deeper, e.g. a DeDust v2 payment's operation), keyed by their first 32 bits.
+// The bodies of toncenter's classifier traces, for every protocol's round-trip tests: every message
+// body (logs included), every forward payload a jetton transfer, internal transfer, notification or
+// pTON transfer carried (DEX swaps and deposits, JVault stakes ride there), and every other cell
+// inside a body (payloads nested deeper, e.g. a DeDust v2 payment's operation), keyed by their
+// first 32 bits.
 import { beginCell, type Builder, type Cell, type Slice } from "@ton/core";
 import { expect, it } from "vitest";
 import { JETTON_OPCODES, loadJettonInternalTransfer, loadJettonNotify, loadJettonTransfer, loadPtonTonTransfer, PTON_OPCODES, type EitherCell } from "@tongate/contracts";
@@ -13,6 +14,8 @@ export interface RealBody {
   /** a message body, a forward payload carried by one, or any cell below a body's root */
   kind: "message" | "payload" | "nested";
   cell: Cell;
+  /** false for a forward payload written inline in its carrier's cell */
+  inRef: boolean;
 }
 
 function payloadOf(body: Cell): EitherCell | null {
@@ -46,26 +49,26 @@ function cellsBelow(root: Cell, out: Cell[] = []): Cell[] {
 
 let cache: Map<number, RealBody[]> | null = null;
 
-/** Bodies and forward payloads by opcode, distinct cells only. */
+/** Bodies and forward payloads by opcode, distinct cells only (a payload inline and in a ref apart). */
 export function realBodies(): Map<number, RealBody[]> {
   if (cache) return cache;
   const out = new Map<number, RealBody[]>();
   const seen = new Set<string>();
-  const add = (from: string, kind: RealBody["kind"], cell: Cell) => {
+  const add = (from: string, kind: RealBody["kind"], cell: Cell, inRef = true) => {
     if (cell.isExotic || cell.bits.length < 32) return;
     const s = cell.beginParse();
-    const h = `${kind}:${cell.hash().toString("hex")}`;
+    const h = `${kind}:${inRef}:${cell.hash().toString("hex")}`;
     if (seen.has(h)) return;
     seen.add(h);
     const op = s.preloadUint(32);
     const list = out.get(op) ?? [];
-    list.push({ from, kind, cell });
+    list.push({ from, kind, cell, inRef });
     out.set(op, list);
   };
   for (const m of actionTraceMessages()) {
     add(m.hash, "message", m.body);
     const p = payloadOf(m.body);
-    if (p !== null) add(`${m.hash}/payload`, "payload", p.cell);
+    if (p !== null) add(`${m.hash}/payload`, "payload", p.cell, p.inRef);
     for (const c of cellsBelow(m.body)) add(`${m.hash}/nested`, "nested", c);
   }
   cache = out;
@@ -78,12 +81,19 @@ export const realBodiesOf = (opcode: number, kind: RealBody["kind"]): RealBody[]
 /**
  * One test per constructor: at least one real body, and every real body loads and stores back to
  * the same cell. A nested cell that does not load is skipped: its first 32 bits only look like the
- * opcode.
+ * opcode. `only` narrows the bodies checked.
  */
-export function roundTrip<T>(name: string, kind: RealBody["kind"], opcode: number, load: (s: Slice) => T, store: (v: T) => (b: Builder) => void): void {
+export function roundTrip<T>(
+  name: string,
+  kind: RealBody["kind"],
+  opcode: number,
+  load: (s: Slice) => T,
+  store: (v: T) => (b: Builder) => void,
+  only: (b: RealBody) => boolean = () => true,
+): void {
   it(`${name}: real bodies load and store back to the same cell`, () => {
     let checked = 0;
-    for (const b of realBodiesOf(opcode, kind)) {
+    for (const b of realBodiesOf(opcode, kind).filter(only)) {
       let v: T;
       try {
         v = load(b.cell.beginParse());

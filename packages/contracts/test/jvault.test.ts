@@ -1,13 +1,11 @@
 // JVault's bodies in toncenter's classifier traces (the stake payload inside jetton transfers
 // included) load and store back to the same cell; the heads of its contracts' data read the pool
 // and lock wallet toncenter's indexer derived from them.
-import { Address, beginCell, Cell, Dictionary, type Builder, type Slice } from "@ton/core";
+import { Address, beginCell, Cell, Dictionary } from "@ton/core";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
-  JETTON_OPCODES,
   JVAULT_OPCODES,
-  loadJettonTransfer,
   loadJvaultClaimRewardsMsg,
   loadJvaultReceiveJettons,
   loadJvaultStakeJettons,
@@ -21,49 +19,22 @@ import {
   storeJvaultUnstakeJettons,
   storeJvaultUnstakeRequest,
 } from "@tongate/contracts";
-import { actionTraceMessages, FIXTURES } from "./fixtures.js";
+import { realBodiesOf, roundTrip } from "./dex-bodies.js";
+import { FIXTURES } from "./fixtures.js";
 
-interface Codec {
-  name: string;
-  roundTrip: (c: Cell) => Cell;
-}
-
-function codec<T>(name: string, load: (s: Slice) => T, store: (v: T) => (b: Builder) => void): Codec {
-  return { name, roundTrip: (c) => beginCell().store(store(load(c.beginParse()))).endCell() };
-}
-
-const BY_OPCODE = new Map<number, Codec>([
-  [JVAULT_OPCODES.jvault_receive_jettons, codec("jvault_receive_jettons", loadJvaultReceiveJettons, storeJvaultReceiveJettons)],
-  [JVAULT_OPCODES.jvault_unstake_jettons, codec("jvault_unstake_jettons", loadJvaultUnstakeJettons, storeJvaultUnstakeJettons)],
-  [JVAULT_OPCODES.jvault_unstake_request, codec("jvault_unstake_request", loadJvaultUnstakeRequest, storeJvaultUnstakeRequest)],
-  [JVAULT_OPCODES.jvault_stake_jettons, codec("jvault_stake_jettons", loadJvaultStakeJettons, storeJvaultStakeJettons)],
-]);
-
-const messages = actionTraceMessages();
-/** the bodies, and the forward payloads of jetton transfers (where the stake call travels) */
-const bodies: { hash: string; opcode: number; body: Cell }[] = [];
-for (const m of messages) {
-  if (m.opcode !== null && BY_OPCODE.has(m.opcode)) bodies.push({ hash: m.hash, opcode: m.opcode, body: m.body });
-  if (m.opcode === JETTON_OPCODES.jetton_transfer) {
-    const payload = loadJettonTransfer(m.body.beginParse()).forwardPayload;
-    const cell = payload?.inRef ? payload.cell : null;
-    if (cell && cell.bits.length >= 32 && cell.beginParse().preloadUint(32) === JVAULT_OPCODES.jvault_stake_jettons) bodies.push({ hash: m.hash, opcode: JVAULT_OPCODES.jvault_stake_jettons, body: cell });
-  }
-}
+const OP = JVAULT_OPCODES;
 
 describe("JVault bodies", () => {
-  it("every constructor but claim_rewards_msg has real bodies in the fixtures", () => {
-    const seen = new Set(bodies.map((b) => b.opcode));
-    expect([...BY_OPCODE.keys()].filter((op) => !seen.has(op))).toEqual([]);
-  });
-
-  it.each(bodies.map((b) => [BY_OPCODE.get(b.opcode)!.name, b.hash, b] as const))("%s %s loads and stores back to itself", (_name, _hash, b) => {
-    expect(BY_OPCODE.get(b.opcode)!.roundTrip(b.body).hash().toString("hex")).toBe(b.body.hash().toString("hex"));
-  });
+  roundTrip("jvault_receive_jettons", "message", OP.jvault_receive_jettons, loadJvaultReceiveJettons, storeJvaultReceiveJettons);
+  roundTrip("jvault_unstake_jettons", "message", OP.jvault_unstake_jettons, loadJvaultUnstakeJettons, storeJvaultUnstakeJettons);
+  roundTrip("jvault_unstake_request", "message", OP.jvault_unstake_request, loadJvaultUnstakeRequest, storeJvaultUnstakeRequest);
+  // the stake call travels as a jetton transfer's forward payload (in a ref: an inline one does
+  // not store back to the bits it was read from)
+  roundTrip("jvault_stake_jettons", "payload", OP.jvault_stake_jettons, loadJvaultStakeJettons, storeJvaultStakeJettons, (b) => b.inRef);
 
   it("reads a stake payload's lock period", () => {
-    const stake = bodies.find((b) => b.opcode === JVAULT_OPCODES.jvault_stake_jettons)!;
-    expect(loadJvaultStakeJettons(stake.body.beginParse()).lockPeriod).toBe(2592000);
+    const [stake] = realBodiesOf(OP.jvault_stake_jettons, "payload").filter((b) => b.inRef);
+    expect(loadJvaultStakeJettons(stake.cell.beginParse()).lockPeriod).toBe(2592000);
   });
 
   it("claim_rewards_msg (no real body in the fixtures) stores what it loads", () => {

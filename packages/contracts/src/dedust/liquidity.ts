@@ -232,26 +232,34 @@ export function storeDedustV2Withdraw(src: DedustV2Withdraw): (b: Builder) => vo
       .storeRef(src.payoutConfig);
 }
 
-/** withdrawal#c0d77b54 liquidity:Coins amount_x_out:Coins amount_y_out:Coins initiator recipient next_state. */
-export interface DedustV2WithdrawalEvent {
-  liquidity: bigint;
-  amountXOut: bigint;
-  amountYOut: bigint;
+/**
+ * initiator:MsgAddressInt recipient:MsgAddressInt next_state:^Cell — the tail a v2 pool's
+ * liquidity events (withdrawal, deposit) end with: who acted, who receives, the pool's new state.
+ */
+export interface DedustV2PoolEventTail {
   initiator: Address;
   recipient: Address;
   nextState: Cell;
 }
 
+function loadPoolEventTail(s: Slice): DedustV2PoolEventTail {
+  return { initiator: s.loadAddress(), recipient: s.loadAddress(), nextState: s.loadRef() };
+}
+
+function storePoolEventTail(src: DedustV2PoolEventTail): (b: Builder) => void {
+  return (b) => b.storeAddress(src.initiator).storeAddress(src.recipient).storeRef(src.nextState);
+}
+
+/** withdrawal#c0d77b54 liquidity:Coins amount_x_out:Coins amount_y_out:Coins initiator recipient next_state. */
+export interface DedustV2WithdrawalEvent extends DedustV2PoolEventTail {
+  liquidity: bigint;
+  amountXOut: bigint;
+  amountYOut: bigint;
+}
+
 export function loadDedustV2WithdrawalEvent(s: Slice): DedustV2WithdrawalEvent {
   loadOpcode(s, OP.v2_withdrawal_event, "dedust_v2_withdrawal");
-  return {
-    liquidity: s.loadCoins(),
-    amountXOut: s.loadCoins(),
-    amountYOut: s.loadCoins(),
-    initiator: s.loadAddress(),
-    recipient: s.loadAddress(),
-    nextState: s.loadRef(),
-  };
+  return { liquidity: s.loadCoins(), amountXOut: s.loadCoins(), amountYOut: s.loadCoins(), ...loadPoolEventTail(s) };
 }
 
 export function storeDedustV2WithdrawalEvent(src: DedustV2WithdrawalEvent): (b: Builder) => void {
@@ -261,31 +269,19 @@ export function storeDedustV2WithdrawalEvent(src: DedustV2WithdrawalEvent): (b: 
       .storeCoins(src.liquidity)
       .storeCoins(src.amountXOut)
       .storeCoins(src.amountYOut)
-      .storeAddress(src.initiator)
-      .storeAddress(src.recipient)
-      .storeRef(src.nextState);
+      .store(storePoolEventTail(src));
 }
 
 /** deposit#35df2e12 amount_x_in:Coins amount_y_in:Coins liquidity:Coins initiator recipient next_state — a v2 pool's deposit event. */
-export interface DedustV2DepositEvent {
+export interface DedustV2DepositEvent extends DedustV2PoolEventTail {
   amountXIn: bigint;
   amountYIn: bigint;
   liquidity: bigint;
-  initiator: Address;
-  recipient: Address;
-  nextState: Cell;
 }
 
 export function loadDedustV2DepositEvent(s: Slice): DedustV2DepositEvent {
   loadOpcode(s, OP.v2_deposit_event, "dedust_v2_deposit_event");
-  return {
-    amountXIn: s.loadCoins(),
-    amountYIn: s.loadCoins(),
-    liquidity: s.loadCoins(),
-    initiator: s.loadAddress(),
-    recipient: s.loadAddress(),
-    nextState: s.loadRef(),
-  };
+  return { amountXIn: s.loadCoins(), amountYIn: s.loadCoins(), liquidity: s.loadCoins(), ...loadPoolEventTail(s) };
 }
 
 export function storeDedustV2DepositEvent(src: DedustV2DepositEvent): (b: Builder) => void {
@@ -295,9 +291,7 @@ export function storeDedustV2DepositEvent(src: DedustV2DepositEvent): (b: Builde
       .storeCoins(src.amountXIn)
       .storeCoins(src.amountYIn)
       .storeCoins(src.liquidity)
-      .storeAddress(src.initiator)
-      .storeAddress(src.recipient)
-      .storeRef(src.nextState);
+      .store(storePoolEventTail(src));
 }
 
 /** deposit#c9a015da amount_x:Coins amount_y:Coins minimal_liquidity:Coins locked_liquidity_share:uint16 — a pay_* payment payload: the desired amounts. */

@@ -24,18 +24,30 @@ function cellOf(write: (b: Builder) => Builder): Cell {
   return write(beginCell()).endCell();
 }
 
+/** tick_lower:int24 tick_upper:int24 — a position's price range, in every position body. */
+export interface ToncoTickRange {
+  tickLower: number;
+  tickUpper: number;
+}
+
+function loadTickRange(s: Slice): ToncoTickRange {
+  return { tickLower: s.loadInt(24), tickUpper: s.loadInt(24) };
+}
+
+function storeTickRange(src: ToncoTickRange): (b: Builder) => void {
+  return (b) => b.storeInt(src.tickLower, 24).storeInt(src.tickUpper, 24);
+}
+
 /**
  * tonco_pool_fund_account_payload#4468de77 other_jetton_wallet:MsgAddress amount0:(VarUInteger 16)
  * amount1:(VarUInteger 16) liquidity:uint128 tick_lower:int24 tick_upper:int24 = ForwardPayload —
  * what a jetton sent to the router to fund a position carries.
  */
-export interface ToncoPoolFundAccountPayload {
+export interface ToncoPoolFundAccountPayload extends ToncoTickRange {
   otherJettonWallet: Address | null;
   amount0: bigint;
   amount1: bigint;
   liquidity: bigint;
-  tickLower: number;
-  tickUpper: number;
 }
 
 export function loadToncoPoolFundAccountPayload(s: Slice): ToncoPoolFundAccountPayload {
@@ -45,8 +57,7 @@ export function loadToncoPoolFundAccountPayload(s: Slice): ToncoPoolFundAccountP
     amount0: s.loadCoins(),
     amount1: s.loadCoins(),
     liquidity: s.loadUintBig(128),
-    tickLower: s.loadInt(24),
-    tickUpper: s.loadInt(24),
+    ...loadTickRange(s),
   };
 }
 
@@ -58,8 +69,7 @@ export function storeToncoPoolFundAccountPayload(src: ToncoPoolFundAccountPayloa
       .storeCoins(src.amount0)
       .storeCoins(src.amount1)
       .storeUint(src.liquidity, 128)
-      .storeInt(src.tickLower, 24)
-      .storeInt(src.tickUpper, 24);
+      .store(storeTickRange(src));
 }
 
 /**
@@ -67,15 +77,13 @@ export function storeToncoPoolFundAccountPayload(src: ToncoPoolFundAccountPayloa
  * new_amount1:(VarUInteger 16) new_enough0:(VarUInteger 16) new_enough1:(VarUInteger 16)
  * liquidity:uint128 tick_lower:int24 tick_upper:int24 — the pool credits a funding to the user's account contract.
  */
-export interface ToncoAccountAddLiquidity {
+export interface ToncoAccountAddLiquidity extends ToncoTickRange {
   queryId: bigint;
   newAmount0: bigint;
   newAmount1: bigint;
   newEnough0: bigint;
   newEnough1: bigint;
   liquidity: bigint;
-  tickLower: number;
-  tickUpper: number;
 }
 
 export function loadToncoAccountAddLiquidity(s: Slice): ToncoAccountAddLiquidity {
@@ -87,8 +95,7 @@ export function loadToncoAccountAddLiquidity(s: Slice): ToncoAccountAddLiquidity
     newEnough0: s.loadCoins(),
     newEnough1: s.loadCoins(),
     liquidity: s.loadUintBig(128),
-    tickLower: s.loadInt(24),
-    tickUpper: s.loadInt(24),
+    ...loadTickRange(s),
   };
 }
 
@@ -102,8 +109,7 @@ export function storeToncoAccountAddLiquidity(src: ToncoAccountAddLiquidity): (b
       .storeCoins(src.newEnough0)
       .storeCoins(src.newEnough1)
       .storeUint(src.liquidity, 128)
-      .storeInt(src.tickLower, 24)
-      .storeInt(src.tickUpper, 24);
+      .store(storeTickRange(src));
 }
 
 /**
@@ -112,12 +118,10 @@ export function storeToncoAccountAddLiquidity(src: ToncoAccountAddLiquidity): (b
  * fee_growth_inside_1_last_x128:uint256 nft_index:uint64 jetton0_amount:(VarUInteger 16)
  * jetton1_amount:(VarUInteger 16) tick:int24] — the pool mints the position NFT.
  */
-export interface ToncoPositionNftInit {
+export interface ToncoPositionNftInit extends ToncoTickRange {
   queryId: bigint;
   userAddress: Address | null;
   liquidity: bigint;
-  tickLower: number;
-  tickUpper: number;
   feeGrowthInside0LastX128: bigint;
   feeGrowthInside1LastX128: bigint;
   nftIndex: bigint;
@@ -133,8 +137,7 @@ export function loadToncoPositionNftInit(s: Slice): ToncoPositionNftInit {
   const queryId = s.loadUintBig(64);
   const userAddress = s.loadMaybeAddress();
   const liquidity = s.loadUintBig(128);
-  const tickLower = s.loadInt(24);
-  const tickUpper = s.loadInt(24);
+  const range = loadTickRange(s);
   const tail = s.remainingBits > 0 ? s.loadBits(s.remainingBits) : null;
   const f = s.loadRef().beginParse();
   return {
@@ -142,8 +145,7 @@ export function loadToncoPositionNftInit(s: Slice): ToncoPositionNftInit {
     queryId,
     userAddress,
     liquidity,
-    tickLower,
-    tickUpper,
+    ...range,
     feeGrowthInside0LastX128: f.loadUintBig(256),
     feeGrowthInside1LastX128: f.loadUintBig(256),
     nftIndex: f.loadUintBig(64),
@@ -160,8 +162,7 @@ export function storeToncoPositionNftInit(src: ToncoPositionNftInit): (b: Builde
       .storeUint(src.queryId, 64)
       .storeAddress(src.userAddress)
       .storeUint(src.liquidity, 128)
-      .storeInt(src.tickLower, 24)
-      .storeInt(src.tickUpper, 24)
+      .store(storeTickRange(src))
       .store((x) => {
         if (src.tail !== null) x.storeBits(src.tail);
       })
@@ -179,17 +180,15 @@ export function storeToncoPositionNftInit(src: ToncoPositionNftInit): (b: Builde
 }
 
 /** tonco_pool_start_burn#530b5f2c query_id:uint64 burned_index:uint64 liquidity_to_burn:uint128 tick_lower:int24 tick_upper:int24 — the owner asks the pool to burn a position. */
-export interface ToncoPoolStartBurn {
+export interface ToncoPoolStartBurn extends ToncoTickRange {
   queryId: bigint;
   burnedIndex: bigint;
   liquidityToBurn: bigint;
-  tickLower: number;
-  tickUpper: number;
 }
 
 export function loadToncoPoolStartBurn(s: Slice): ToncoPoolStartBurn {
   loadOpcode(s, OP.pool_start_burn, "tonco_pool_start_burn");
-  return { queryId: s.loadUintBig(64), burnedIndex: s.loadUintBig(64), liquidityToBurn: s.loadUintBig(128), tickLower: s.loadInt(24), tickUpper: s.loadInt(24) };
+  return { queryId: s.loadUintBig(64), burnedIndex: s.loadUintBig(64), liquidityToBurn: s.loadUintBig(128), ...loadTickRange(s) };
 }
 
 export function storeToncoPoolStartBurn(src: ToncoPoolStartBurn): (b: Builder) => void {
@@ -199,20 +198,17 @@ export function storeToncoPoolStartBurn(src: ToncoPoolStartBurn): (b: Builder) =
       .storeUint(src.queryId, 64)
       .storeUint(src.burnedIndex, 64)
       .storeUint(src.liquidityToBurn, 128)
-      .storeInt(src.tickLower, 24)
-      .storeInt(src.tickUpper, 24);
+      .store(storeTickRange(src));
 }
 
 /**
  * tonco_position_nft_burn#46ca335a query_id:uint64 nft_owner:MsgAddress liquidity_to_burn:uint128
  * tick_lower:int24 tick_upper:int24 old_fee_cell:^ToncoOldFeeCell — the pool tells the position NFT to burn.
  */
-export interface ToncoPositionNftBurn {
+export interface ToncoPositionNftBurn extends ToncoTickRange {
   queryId: bigint;
   nftOwner: Address | null;
   liquidityToBurn: bigint;
-  tickLower: number;
-  tickUpper: number;
   oldFeeCell: Cell;
 }
 
@@ -222,8 +218,7 @@ export function loadToncoPositionNftBurn(s: Slice): ToncoPositionNftBurn {
     queryId: s.loadUintBig(64),
     nftOwner: s.loadMaybeAddress(),
     liquidityToBurn: s.loadUintBig(128),
-    tickLower: s.loadInt(24),
-    tickUpper: s.loadInt(24),
+    ...loadTickRange(s),
     oldFeeCell: s.loadRef(),
   };
 }
@@ -235,8 +230,7 @@ export function storeToncoPositionNftBurn(src: ToncoPositionNftBurn): (b: Builde
       .storeUint(src.queryId, 64)
       .storeAddress(src.nftOwner)
       .storeUint(src.liquidityToBurn, 128)
-      .storeInt(src.tickLower, 24)
-      .storeInt(src.tickUpper, 24)
+      .store(storeTickRange(src))
       .storeRef(src.oldFeeCell);
 }
 
@@ -245,13 +239,11 @@ export function storeToncoPositionNftBurn(src: ToncoPositionNftBurn): (b: Builde
  * tick_lower:int24 tick_upper:int24 liquidity_to_burn:uint128 old_fee_cell:^ToncoOldFeeCell
  * new_fee_cell:^ToncoNewFeeCell — the position NFT, burnt, back to the pool.
  */
-export interface ToncoPoolBurn {
+export interface ToncoPoolBurn extends ToncoTickRange {
   queryId: bigint;
   recipient: Address | null;
   burnedIndex: bigint;
   liquidity: bigint;
-  tickLower: number;
-  tickUpper: number;
   liquidityToBurn: bigint;
   oldFeeCell: Cell;
   newFeeCell: Cell;
@@ -264,8 +256,7 @@ export function loadToncoPoolBurn(s: Slice): ToncoPoolBurn {
     recipient: s.loadMaybeAddress(),
     burnedIndex: s.loadUintBig(64),
     liquidity: s.loadUintBig(128),
-    tickLower: s.loadInt(24),
-    tickUpper: s.loadInt(24),
+    ...loadTickRange(s),
     liquidityToBurn: s.loadUintBig(128),
     oldFeeCell: s.loadRef(),
     newFeeCell: s.loadRef(),
@@ -280,8 +271,7 @@ export function storeToncoPoolBurn(src: ToncoPoolBurn): (b: Builder) => void {
       .storeAddress(src.recipient)
       .storeUint(src.burnedIndex, 64)
       .storeUint(src.liquidity, 128)
-      .storeInt(src.tickLower, 24)
-      .storeInt(src.tickUpper, 24)
+      .store(storeTickRange(src))
       .storeUint(src.liquidityToBurn, 128)
       .storeRef(src.oldFeeCell)
       .storeRef(src.newFeeCell);

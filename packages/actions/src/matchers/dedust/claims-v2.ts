@@ -9,13 +9,26 @@ import { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
 import { byMinLt, getLabeled, getMultipleLabeled } from "../../engine/helpers.js";
-import { BlockMatcher, ContractMatcher, labeled } from "../../engine/matcher.js";
+import { BlockMatcher, ContractMatcher, labeled, type MatcherOptions } from "../../engine/matcher.js";
 import { assetColumn, type DexAsset } from "../liquidity/assets.js";
 import { excessMatcher, parsePayoutLeg, payoutLegMatcher, type PayoutLeg } from "./payouts-v2.js";
 
 type LegWallets = Omit<PayoutLeg, "amount">;
 
 const NO_LEG: LegWallets = { asset: null, userWallet: null, dexWallet: null, dexJettonWallet: null };
+
+/**
+ * A claim's path after the user's call: the pool asks the position (poolCall), the position sends
+ * its payout message (labeled payoutLabel) to the pool, which pays `legs` payout legs and the
+ * excess. Excesses are matched as children, not taken in automatically.
+ */
+function claimPath(poolCall: number, payoutLabel: string, payoutCall: number, legs: number): MatcherOptions {
+  const payout = labeled(
+    payoutLabel,
+    new ContractMatcher(payoutCall, { includeExcess: false, children: [...Array.from({ length: legs }, () => payoutLegMatcher()), excessMatcher()] }),
+  );
+  return { includeExcess: false, child: new ContractMatcher(poolCall, { includeExcess: false, child: payout }) };
+}
 
 export interface DedustV2ClaimFeesData {
   sender: string | null;
@@ -97,11 +110,7 @@ export class DedustV2ClaimRewardBlock extends Block {
 
 export class DedustV2ClaimFeesBlockMatcher extends BlockMatcher {
   constructor() {
-    const payoutPositionFees = labeled(
-      "payout_fees",
-      new ContractMatcher(OP.v2_payout_position_fees, { includeExcess: false, children: [payoutLegMatcher(), payoutLegMatcher(), excessMatcher()] }),
-    );
-    super({ includeExcess: false, child: new ContractMatcher(OP.v2_claim_available_fees, { includeExcess: false, child: payoutPositionFees }) });
+    super(claimPath(OP.v2_claim_available_fees, "payout_fees", OP.v2_payout_position_fees, 2));
   }
 
   override testSelf(block: Block): boolean {
@@ -142,8 +151,7 @@ export class DedustV2ClaimFeesBlockMatcher extends BlockMatcher {
 
 export class DedustV2ClaimRewardBlockMatcher extends BlockMatcher {
   constructor() {
-    const payoutReward = labeled("payout_reward", new ContractMatcher(OP.v2_payout_reward, { includeExcess: false, children: [payoutLegMatcher(), excessMatcher()] }));
-    super({ includeExcess: false, child: new ContractMatcher(OP.v2_claim_position_reward, { includeExcess: false, child: payoutReward }) });
+    super(claimPath(OP.v2_claim_position_reward, "payout_reward", OP.v2_payout_reward, 1));
   }
 
   override testSelf(block: Block): boolean {

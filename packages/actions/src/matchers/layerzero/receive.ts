@@ -8,13 +8,11 @@ import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
 import { getLabeled } from "../../engine/helpers.js";
-import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled } from "../../engine/matcher.js";
+import { BlockMatcher, ContractMatcher, labeled } from "../../engine/matcher.js";
+import { callChain, eventThenCallback, optionalEvent, optionalTransfer } from "./chain.js";
 import { mdOf, packetData, type LayerZeroPacketData } from "./packet.js";
 
 const OP = LAYERZERO_OPCODES;
-
-const optionalTransfer = (label: string) => labeled(label, new BlockTypeMatcher("ton_transfer", { optional: true }));
-const optionalEvent = (label: string) => labeled(label, new ContractMatcher(OP.event, { optional: true }));
 
 export interface LayerZeroReceiveData {
   sender: string | null;
@@ -43,24 +41,18 @@ export class LayerZeroReceiveMatcher extends BlockMatcher {
     super({
       children: [
         optionalTransfer("excesses_transfer"),
-        labeled(
-          "receive_prepare",
-          new ContractMatcher(OP.lz_receive_prepare, {
-            child: labeled(
-              "receive_lock",
-              new ContractMatcher(OP.channel_lz_receive_lock, {
-                child: labeled(
-                  "receive_execute",
-                  new ContractMatcher(OP.lz_receive_execute, {
-                    children: [
-                      optionalEvent("event_1"),
-                      labeled("execute_callback", new ContractMatcher(OP.lz_receive_execute_callback, { children: [optionalEvent("event_2"), optionalTransfer("excess_transfer_2")] })),
-                    ],
-                  }),
-                ),
-              }),
-            ),
-          }),
+        callChain(
+          [
+            ["receive_prepare", OP.lz_receive_prepare],
+            ["receive_lock", OP.channel_lz_receive_lock],
+            ["receive_execute", OP.lz_receive_execute],
+          ],
+          {
+            children: [
+              optionalEvent("event_1"),
+              labeled("execute_callback", new ContractMatcher(OP.lz_receive_execute_callback, { children: [optionalEvent("event_2"), optionalTransfer("excess_transfer_2")] })),
+            ],
+          },
         ),
       ],
     });
@@ -118,24 +110,13 @@ export class LayerZeroCommitPacketBlock extends Block {
 export class LayerZeroCommitPacketMatcher extends BlockMatcher {
   constructor() {
     super({
-      child: labeled(
-        "uln_connection_commit",
-        new ContractMatcher(OP.uln_connection_commit_packet, {
-          child: labeled(
-            "endpoint_commit",
-            new ContractMatcher(OP.endpoint_commit_packet, {
-              child: labeled(
-                "channel_commit",
-                new ContractMatcher(OP.channel_commit_packet, {
-                  children: [
-                    optionalEvent("lz_event"),
-                    labeled("msglib_callback", new ContractMatcher(OP.msglib_connection_commit_packet_callback, { optional: true, child: optionalTransfer("excesses") })),
-                  ],
-                }),
-              ),
-            }),
-          ),
-        }),
+      child: callChain(
+        [
+          ["uln_connection_commit", OP.uln_connection_commit_packet],
+          ["endpoint_commit", OP.endpoint_commit_packet],
+          ["channel_commit", OP.channel_commit_packet],
+        ],
+        eventThenCallback("msglib_callback", OP.msglib_connection_commit_packet_callback),
       ),
     });
   }
@@ -195,24 +176,13 @@ const STATUS_NAMES = new Map<number, string>(Object.entries(LZ_VERIFICATION_STAT
 export class LayerZeroDvnVerifyMatcher extends BlockMatcher {
   constructor() {
     super({
-      child: labeled(
-        "proxy_call",
-        new ContractMatcher(OP.proxy_call_contract, {
-          child: labeled(
-            "uln_verify",
-            new ContractMatcher(OP.uln_verify, {
-              child: labeled(
-                "uln_connection_verify",
-                new ContractMatcher(OP.uln_connection_verify, {
-                  children: [
-                    optionalEvent("lz_event"),
-                    labeled("uln_verify_callback", new ContractMatcher(OP.uln_connection_verify_callback, { optional: true, child: optionalTransfer("excesses") })),
-                  ],
-                }),
-              ),
-            }),
-          ),
-        }),
+      child: callChain(
+        [
+          ["proxy_call", OP.proxy_call_contract],
+          ["uln_verify", OP.uln_verify],
+          ["uln_connection_verify", OP.uln_connection_verify],
+        ],
+        eventThenCallback("uln_verify_callback", OP.uln_connection_verify_callback),
       ),
     });
   }

@@ -9,6 +9,7 @@ import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
 import { getLabeled } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled } from "../../engine/matcher.js";
+import { callChain, optionalTransfer } from "./chain.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { mdOf, packetData, pyHex, type LayerZeroPacketData } from "./packet.js";
 
@@ -79,41 +80,29 @@ export class LayerZeroSendTokensBlock extends Block {
   }
 }
 
-const optionalTransfer = (label: string) => labeled(label, new BlockTypeMatcher("ton_transfer", { optional: true }));
-
 export class LayerZeroSendMatcher extends BlockMatcher {
   constructor() {
     super({
-      child: labeled(
-        "channel_send",
-        new ContractMatcher(OP.channel_send, {
-          child: labeled(
-            "msglib_send",
-            new ContractMatcher(OP.msglib_connection_send, {
-              child: labeled(
-                "uln_send",
-                new ContractMatcher(OP.uln_send, {
-                  child: labeled(
-                    "send_callback",
-                    new ContractMatcher(OP.channel_msglib_send_callback, {
-                      // the event, up to five fee payments to the workers, the callback to the OApp
-                      children: [
-                        labeled("msglib_send_callback_event", new ContractMatcher(OP.event)),
-                        ...[1, 2, 3, 4, 5].map((i) => optionalTransfer(`excess_transfer_${i}`)),
-                        labeled(
-                          "oapp_callback",
-                          new ContractMatcher(OP.channel_send_callback, {
-                            children: [labeled("packet_sent_event", new ContractMatcher(OP.event, { optional: true })), optionalTransfer("excess_transfer_final")],
-                          }),
-                        ),
-                      ],
-                    }),
-                  ),
-                }),
-              ),
-            }),
-          ),
-        }),
+      child: callChain(
+        [
+          ["channel_send", OP.channel_send],
+          ["msglib_send", OP.msglib_connection_send],
+          ["uln_send", OP.uln_send],
+          ["send_callback", OP.channel_msglib_send_callback],
+        ],
+        {
+          // the event, up to five fee payments to the workers, the callback to the OApp
+          children: [
+            labeled("msglib_send_callback_event", new ContractMatcher(OP.event)),
+            ...[1, 2, 3, 4, 5].map((i) => optionalTransfer(`excess_transfer_${i}`)),
+            labeled(
+              "oapp_callback",
+              new ContractMatcher(OP.channel_send_callback, {
+                children: [labeled("packet_sent_event", new ContractMatcher(OP.event, { optional: true })), optionalTransfer("excess_transfer_final")],
+              }),
+            ),
+          ],
+        },
       ),
     });
   }
