@@ -29,9 +29,13 @@ async function poolOf(args: string[]): Promise<string[]> {
 
 const addresses = (config: { liteservers: { ip: number; port: number }[] }) => config.liteservers.map((l) => `${int32ToIpv4(l.ip)}:${l.port}`);
 
-/** Runs `tongate ARGS`, which must fail at startup; its exit code and output. */
+/**
+ * Runs `tongate ARGS`, which must fail at startup; its exit code and output. (Given 2 minutes: the
+ * CLI's imports alone take seconds, and a loaded host once stretched them past startProcess's 30 s
+ * default between the error printed and the exit.)
+ */
 async function failing(args: string[]): Promise<string> {
-  const err = await startProcess(process.execPath, [BIN, ...args], /listening/).then(
+  const err = await startProcess(process.execPath, [BIN, ...args], /listening/, {}, 120_000).then(
     (child) => {
       started.push(child);
       throw new Error(`tongate ${args.join(" ")} started`);
@@ -60,5 +64,5 @@ describe("--network", () => {
     expect(devnet).toContain("--network devnet: no global config bundled for it (bundled: mainnet, testnet)");
     expect(localnet).toMatch(/exited 2/);
     expect(localnet).toContain("localnet is only run by `tongate start`");
-  }, 90_000);
+  }, 150_000);
 });
