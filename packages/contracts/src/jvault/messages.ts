@@ -38,14 +38,16 @@ function loadAddressSet(s: Slice): JvaultAddressSet {
  */
 export interface JvaultStakeJettons {
   lockPeriod: number;
+  /** what follows the period (a payload written inline in the transfer carries a bit and a ref more), kept as read */
+  rest: Slice;
 }
 
 export function loadJvaultStakeJettons(s: Slice): JvaultStakeJettons {
   loadOpcode(s, OP.jvault_stake_jettons, "jvault_stake_jettons");
-  return { lockPeriod: s.loadUint(32) };
+  return { lockPeriod: s.loadUint(32), rest: loadRestSlice(s) };
 }
 
-export const storeJvaultStakeJettons = (src: JvaultStakeJettons) => (b: Builder) => b.storeUint(OP.jvault_stake_jettons, 32).storeUint(src.lockPeriod, 32);
+export const storeJvaultStakeJettons = (src: JvaultStakeJettons) => (b: Builder) => b.storeUint(OP.jvault_stake_jettons, 32).storeUint(src.lockPeriod, 32).storeSlice(src.rest.clone());
 
 /**
  * jvault_receive_jettons#d68a4ac1 query_id:uint64 min_deposit:Coins max_deposit:Coins
