@@ -4,31 +4,27 @@
 // the pool wallets of a STON.fi v2 swap (cross-swaps included), TONCO's target and payout wallets.
 // Only the fields toncenter's selectors read are read here; a body that does not read so names nothing.
 import type { Slice } from "@ton/core";
-import { bodySlice } from "./engine/cells.js";
+import { JETTON_OPCODES, STONFI_OPCODES, TONCO_LIQUIDITY_OPCODES, TONCO_OPCODES, TONCO_PAY_TO_OPCODES } from "@tongate/contracts";
+import { bodySlice, loadAnyAddress } from "./engine/cells.js";
 import { walletPayloads } from "./engine/externals.js";
 import type { TraceMessage, TraceTransaction } from "./trace.js";
 
-const JETTON_TRANSFER = 0x0f8a7ea5;
-const JETTON_NOTIFY = 0x7362d09c;
+const JETTON_TRANSFER = JETTON_OPCODES.jetton_transfer;
+const JETTON_NOTIFY = JETTON_OPCODES.jetton_notify;
 /** STON.fi v1's swap forward payload (in a jetton transfer to its router) */
-const STONFI_SWAP = 0x25938561;
+const STONFI_SWAP = STONFI_OPCODES.stonfi_swap;
 /** STON.fi v2's swap forward payload (in a jetton notify to its router), and its cross-swap */
-const STONFI_V2_SWAP_PAYLOAD = 0x6664de2a;
-const STONFI_V2_CROSS_SWAP = 0x69cf1a5b;
-/** STON.fi v2's router → pool swap */
-const STONFI_V2_SWAP = 0x657b54f5;
+const STONFI_V2_SWAP_PAYLOAD = STONFI_OPCODES.stonfi_swap_v2;
+const STONFI_V2_CROSS_SWAP = STONFI_OPCODES.stonfi_cross_swap_v2;
+/** the message toncenter's selector reads the route's pool wallets from (its StonfiSwapV2, 0x657b54f5) */
+const STONFI_V2_SWAP = STONFI_OPCODES.stonfi_pay_to_v2;
 /** TONCO's swap and fund-account payloads (in a jetton notify), and its router's pay_to */
-const TONCO_SWAP_PAYLOAD = 0xa7fb58f8;
-const TONCO_FUND_ACCOUNT_PAYLOAD = 0x4468de77;
-const TONCO_PAY_TO = 0xa1daa96d;
+const TONCO_SWAP_PAYLOAD = TONCO_OPCODES.tonco_pool_swap;
+const TONCO_FUND_ACCOUNT_PAYLOAD = TONCO_LIQUIDITY_OPCODES.pool_fund_account;
+const TONCO_PAY_TO = TONCO_PAY_TO_OPCODES.tonco_router_pay_to;
 
 /** Nested payloads followed at most (a multi-hop swap names one wallet per hop). */
 const MAX_HOPS = 16;
-
-function raw(s: Slice): string | null {
-  const a = s.loadAddressAny();
-  return a && "workChain" in a ? `${a.workChain}:${a.hash.toString("hex").toUpperCase()}` : null;
-}
 
 /** Either:Cell ^Cell — the forward payload in place or in a ref. */
 const eitherPayload = (s: Slice): Slice => (s.loadBit() ? s.loadRef().beginParse() : s);
@@ -39,16 +35,16 @@ const opcodeOf = (s: Slice): number | null => (s.remainingBits >= 32 ? s.preload
 function fromJettonTransfer(body: Slice, out: Set<string>, recipient: boolean): void {
   body.skip(32 + 64);
   body.loadCoins();
-  const to = raw(body);
+  const to = loadAnyAddress(body);
   if (recipient && to) out.add(to);
-  raw(body); // response destination
+  loadAnyAddress(body); // response destination
   body.loadMaybeRef(); // custom payload
   body.loadCoins(); // forward ton amount
   if (body.remainingBits === 0) return;
   const payload = eitherPayload(body);
   if (opcodeOf(payload) !== STONFI_SWAP) return;
   payload.skip(32);
-  const wallet = raw(payload);
+  const wallet = loadAnyAddress(payload);
   if (wallet) out.add(wallet);
 }
 
@@ -57,11 +53,11 @@ function toncoSwapTargets(payload: Slice, out: Set<string>): void {
   let s: Slice | null = payload;
   for (let hop = 0; s && hop < MAX_HOPS && opcodeOf(s) === TONCO_SWAP_PAYLOAD; hop++) {
     s.skip(32);
-    const wallet = raw(s);
+    const wallet = loadAnyAddress(s);
     if (wallet) out.add(wallet);
     s.skip(160);
     s.loadCoins();
-    raw(s);
+    loadAnyAddress(s);
     s = s.loadMaybeRef()?.beginParse() ?? null;
   }
 }
@@ -70,18 +66,18 @@ function toncoSwapTargets(payload: Slice, out: Set<string>): void {
 function fromJettonNotify(body: Slice, out: Set<string>): void {
   body.skip(32 + 64);
   body.loadCoins();
-  raw(body); // sender
+  loadAnyAddress(body); // sender
   const payload = eitherPayload(body);
   const op = opcodeOf(payload);
   if (op === STONFI_V2_SWAP_PAYLOAD) {
     payload.skip(32);
-    const wallet = raw(payload);
+    const wallet = loadAnyAddress(payload);
     if (wallet) out.add(wallet);
   } else if (op === TONCO_SWAP_PAYLOAD) {
     toncoSwapTargets(payload, out);
   } else if (op === TONCO_FUND_ACCOUNT_PAYLOAD) {
     payload.skip(32);
-    const wallet = raw(payload);
+    const wallet = loadAnyAddress(payload);
     if (wallet) out.add(wallet);
   }
 }
@@ -89,25 +85,25 @@ function fromJettonNotify(body: Slice, out: Set<string>): void {
 /** STON.fi v2's swap to a pool: the other token's wallet, and the pool wallets of the cross-swaps in its custom payload. */
 function fromStonfiV2Swap(body: Slice, out: Set<string>): void {
   body.skip(32 + 64);
-  raw(body); // from user
+  loadAnyAddress(body); // from user
   body.loadCoins();
   body.loadCoins();
   const dex = body.loadRef().beginParse();
   dex.skip(32);
-  const wallet = raw(dex);
+  const wallet = loadAnyAddress(dex);
   if (wallet) out.add(wallet);
-  raw(dex); // refund address
-  raw(dex); // excesses address
+  loadAnyAddress(dex); // refund address
+  loadAnyAddress(dex); // excesses address
   dex.skip(64);
   const swap = dex.loadRef().beginParse();
   swap.loadCoins();
-  raw(swap); // receiver
+  loadAnyAddress(swap); // receiver
   swap.loadCoins();
   let custom = swap.loadMaybeRef()?.beginParse() ?? null;
   for (let hop = 0; custom && hop < MAX_HOPS; hop++) {
     const op = custom.loadUint(32);
     if (op !== STONFI_V2_SWAP_PAYLOAD && op !== STONFI_V2_CROSS_SWAP) break;
-    const next = raw(custom);
+    const next = loadAnyAddress(custom);
     if (next) out.add(next);
     if (custom.remainingRefs === 0) break;
     const cross = custom.loadRef().beginParse();
@@ -120,15 +116,15 @@ function fromStonfiV2Swap(body: Slice, out: Set<string>): void {
 /** TONCO router's pay_to: the jetton wallets it pays from. */
 function fromToncoPayTo(body: Slice, out: Set<string>): void {
   body.skip(32 + 64);
-  raw(body);
-  raw(body);
+  loadAnyAddress(body);
+  loadAnyAddress(body);
   body.skip(32 + 64);
   const coins = body.loadMaybeRef()?.beginParse();
   if (!coins) return;
   coins.loadCoins();
-  const jetton0 = raw(coins);
+  const jetton0 = loadAnyAddress(coins);
   coins.loadCoins();
-  const jetton1 = raw(coins);
+  const jetton1 = loadAnyAddress(coins);
   if (jetton0) out.add(jetton0);
   if (jetton1) out.add(jetton1);
 }
@@ -143,7 +139,7 @@ function fromExternal(m: TraceMessage, out: Set<string>): void {
       const s = p.body.beginParse();
       s.skip(32 + 64);
       s.loadCoins();
-      const recipient = raw(s);
+      const recipient = loadAnyAddress(s);
       if (recipient) out.add(recipient);
     } catch {
       // not a transfer toncenter reads

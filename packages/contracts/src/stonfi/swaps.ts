@@ -9,6 +9,8 @@ export const STONFI_OPCODES = {
   stonfi_payment_request: 0xf93bb43f,
   stonfi_swap_v2: 0x6664de2a,
   stonfi_pay_to_v2: 0x657b54f5,
+  /** a v2 route's hop to another router (cross-router swap) */
+  stonfi_cross_swap_v2: 0x69cf1a5b,
   stonfi_deposit_ref_fee_v2: 0x0490f09b,
   /** payment_request exit codes (v1) and pay_to exit code (v2) of a swap that went through */
   swap_ok: 0xc64370e5,
@@ -293,8 +295,8 @@ export function stonfiV2RouteWallets(payload: StonfiDexPayloadV2, maxHops = 16):
     const s = next.beginParse();
     if (s.remainingBits < 32) break;
     const op = s.loadUint(32);
-    // a route's next hop: a swap, or a cross-router swap (0x69cf1a5b)
-    if (op !== OP.stonfi_swap_v2 && op !== 0x69cf1a5b) break;
+    // a route's next hop: a swap, or a cross-router swap
+    if (op !== OP.stonfi_swap_v2 && op !== OP.stonfi_cross_swap_v2) break;
     out.push(s.loadMaybeAddress());
     if (s.remainingRefs === 0) break;
     const body = s.loadRef().beginParse();
