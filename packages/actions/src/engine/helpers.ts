@@ -4,6 +4,11 @@ import type { Block } from "./block.js";
 import { LabelBlock } from "./matcher.js";
 import { ValueFlow } from "./value-flow.js";
 
+/** Whether a block is a contract call with this opcode. */
+export function isCall(block: Block, opcode: number): block is CallContractBlock {
+  return block instanceof CallContractBlock && block.opcode === opcode;
+}
+
 /** The contract calls among `blocks` with the opcode (or one of the opcodes). */
 export function findCallContracts(blocks: readonly Block[], opcode: number | ReadonlySet<number>): CallContractBlock[] {
   const match = typeof opcode === "number" ? (o: number | null) => o === opcode : (o: number | null) => o !== null && opcode.has(o);

@@ -3,8 +3,6 @@
 // notification carrying the TON to a contract the user named.
 import type { Address } from "@ton/core";
 import { COFFEE_OPCODES, type CoffeeAsset } from "@tongate/contracts";
-import { CallContractBlock } from "../../engine/basic.js";
-import type { Block } from "../../engine/block.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import type { SwapTransfer } from "../swaps/jetton-swap.js";
@@ -26,11 +24,6 @@ export function assetOf(a: CoffeeAsset): string | null {
 /** A vault paying out: a jetton transfer, a TON payout, or a notification (labelled `label`). */
 export function vaultOutMatcher(label: string): BlockMatcher {
   return labeled(label, new OrMatcher([new BlockTypeMatcher("jetton_transfer"), new ContractMatcher(OP.coffee_payout), new ContractMatcher(OP.coffee_notification)]));
-}
-
-/** Whether a block is a contract call with this opcode. */
-export function isCall(block: Block, opcode: number): block is CallContractBlock {
-  return block instanceof CallContractBlock && block.opcode === opcode;
 }
 
 /** A jetton transfer as one side of a swap; null when its jetton is unknown. */

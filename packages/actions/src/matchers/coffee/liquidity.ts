@@ -16,11 +16,11 @@ import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled } from "../../engine/helpers.js";
+import { getLabeled, isCall } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonBurnBlock } from "../jettons/burn.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { addressOf, assetOf, isCall, OP, vaultOutMatcher } from "./common.js";
+import { addressOf, assetOf, OP, vaultOutMatcher } from "./common.js";
 
 const EXCESS = 0xd53276db;
 

@@ -10,7 +10,8 @@ import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
 import { BlockMatcher, ContractMatcher, GenericMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { addressOf, isCall, OP } from "./common.js";
+import { addressOf, OP } from "./common.js";
+import { isCall } from "../../engine/helpers.js";
 
 /** The opcode a jetton transfer's forward payload starts with. */
 function payloadOpcode(t: JettonTransferBlock): number | null {

@@ -11,10 +11,10 @@ import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled } from "../../engine/helpers.js";
+import { getLabeled, isCall } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
-import { addressOf, assetOf, isCall, OP } from "./common.js";
+import { addressOf, assetOf, OP } from "./common.js";
 
 const EXCESS = 0xd53276db;
 /** what a pool's notification target logs on its receipt (toncenter matches it by this opcode alone) */

@@ -8,11 +8,11 @@ import type { ActionRow } from "../../action.js";
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled } from "../../engine/helpers.js";
+import { getLabeled, isCall } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { NftMintBlock } from "../nft/mint.js";
-import { addressOf, isCall, OP } from "./common.js";
+import { addressOf, OP } from "./common.js";
 
 export interface CoffeeStakingDepositData {
   source: string | null;

@@ -6,11 +6,11 @@ import { loadCoffeePayoutInternal, loadCoffeeSwap, loadCoffeeSwapSucceeded } fro
 import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
-import { findCallContract, findCallContracts, getLabeled } from "../../engine/helpers.js";
+import { findCallContract, findCallContracts, getLabeled, isCall } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher, RecursiveMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { JettonSwapBlock, type PeerSwap, type SwapTransfer } from "../swaps/jetton-swap.js";
-import { addressOf, assetOf, isCall, jettonSide, OP, vaultOutMatcher } from "./common.js";
+import { addressOf, assetOf, jettonSide, OP, vaultOutMatcher } from "./common.js";
 
 export class CoffeeSwapBlockMatcher extends BlockMatcher {
   constructor() {

@@ -33,7 +33,6 @@ export class EvaaUserCommandMatcher extends BlockMatcher {
   }
 }
 
-export const isCall = (b: Block, opcode: number): b is CallContractBlock => b instanceof CallContractBlock && b.opcode === opcode;
 
 /**
  * Whether a jetton transfer's forward payload starts with `opcode` (the jetton flavour of a master

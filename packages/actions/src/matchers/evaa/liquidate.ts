@@ -7,11 +7,11 @@ import { CallContractBlock } from "../../engine/basic.js";
 import { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled } from "../../engine/helpers.js";
+import { getLabeled, isCall } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { EvaaLiquidateBlock, type EvaaLiquidateData } from "./blocks.js";
-import { evaaCommentMatcher, EvaaUserCommandMatcher, isCall, jettonPayloadOpcodeTest } from "./common.js";
+import { evaaCommentMatcher, EvaaUserCommandMatcher, jettonPayloadOpcodeTest } from "./common.js";
 
 const OP = EVAA_OPCODES;
 

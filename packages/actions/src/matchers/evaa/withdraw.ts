@@ -7,11 +7,11 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled } from "../../engine/helpers.js";
+import { getLabeled, isCall } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { EvaaWithdrawBlock, type EvaaWithdrawData } from "./blocks.js";
-import { evaaCommentMatcher, EvaaUserCommandMatcher, EVAA_TON_ASSET_ID, isCall } from "./common.js";
+import { evaaCommentMatcher, EvaaUserCommandMatcher, EVAA_TON_ASSET_ID } from "./common.js";
 
 const OP = EVAA_OPCODES;
 

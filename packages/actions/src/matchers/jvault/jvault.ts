@@ -8,7 +8,7 @@ import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import { rawAddress } from "../../engine/cells.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled } from "../../engine/helpers.js";
+import { getLabeled, isCall } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, labeled, OrMatcher, RecursiveMatcher } from "../../engine/matcher.js";
 import { JettonTransferBlock } from "../jettons/transfer.js";
 import { jvaultAssets } from "./assets.js";
@@ -26,8 +26,6 @@ const referralChain = () =>
 
 /** The pool's answer to the stake wallet, with the staker's change. */
 const updateRewards = () => labeled("update_rewards_on_stake_wallet", new ContractMatcher(OP.jvault_update_rewards, { includeExcess: true }));
-
-const isCall = (b: Block, opcode: number): b is CallContractBlock => b instanceof CallContractBlock && b.opcode === opcode;
 
 export class JVaultStakeBlockMatcher extends BlockMatcher {
   constructor() {

@@ -7,7 +7,7 @@ import { JETTON_OPCODES, loadTgbtcBurnEvent, loadTgbtcDkgCompletedEvent, loadTgb
 import { CallContractBlock } from "../../engine/basic.js";
 import type { Block } from "../../engine/block.js";
 import type { MatchContext } from "../../engine/context.js";
-import { getLabeled } from "../../engine/helpers.js";
+import { getLabeled, isCall } from "../../engine/helpers.js";
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, labeled, OrMatcher } from "../../engine/matcher.js";
 import { JettonBurnBlock } from "../jettons/burn.js";
 import { JettonMintBlock } from "../jettons/mint.js";
@@ -26,8 +26,6 @@ const PEGOUT_REQUEST = 0xbe44e7a6;
 const PEGOUT_ANSWER = 0x1a84c0e0;
 /** How far back a peg-in's chain is followed to its first call. */
 const MAX_PEG_IN_DEPTH = 20;
-
-const isCall = (b: Block, opcode: number): b is CallContractBlock => b instanceof CallContractBlock && b.opcode === opcode;
 
 /** The peg-out request a burn or a key rotation may start, with its answer and change. */
 const pegoutRequest = () =>
